@@ -1,0 +1,73 @@
+// Config fragments and the simulation SoCs built from them.
+package shootdown.configs
+
+import freechips.rocketchip.config.Config
+import freechips.rocketchip.devices.debug.DebugModuleKey
+import freechips.rocketchip.rocket._
+import freechips.rocketchip.subsystem._
+import freechips.rocketchip.tile._
+import shootdown.soc.{SimDevicesKey, SimDevicesParams}
+
+/** `n` RV64IMAC harts with S and U mode, Sv39 and TLBs sized like an
+  * application core: 32-entry L1 ITLB and DTLB and a 512-entry L2 TLB, so that
+  * flush precision and refill cost show up in every measurement. */
+class WithShootdownCores(n: Int, l1TLBEntries: Int = 32, l2TLBEntries: Int = 512) extends Config((site, here, up) => {
+  case RocketTilesKey => {
+    val core = RocketTileParams(
+      core = RocketCoreParams(
+        useVM = true,
+        fpu = None,
+        nL2TLBEntries = l2TLBEntries,
+        mulDiv = Some(MulDivParams(mulUnroll = 8, mulEarlyOut = true, divEarlyOut = true))),
+      dcache = Some(DCacheParams(
+        rowBits = site(SystemBusKey).beatBits,
+        nSets = 64,
+        nWays = 4,
+        nTLBEntries = l1TLBEntries,
+        nMSHRs = 0,
+        blockBytes = site(CacheBlockBytes))),
+      icache = Some(ICacheParams(
+        rowBits = site(SystemBusKey).beatBits,
+        nSets = 64,
+        nWays = 4,
+        nTLBEntries = l1TLBEntries,
+        blockBytes = site(CacheBlockBytes))))
+    List.tabulate(n)(i => core.copy(hartId = i))
+  }
+})
+
+/** satp.ASID bits the CSR file keeps. Rocket 1.2.6's TLBs carry no ASID tag. */
+class WithAsidBits(n: Int) extends Config((site, here, up) => {
+  case ASIdBits => n
+})
+
+/** Console and test finisher at QEMU `virt` addresses. */
+class WithSimDevices extends Config((site, here, up) => {
+  case SimDevicesKey => Some(SimDevicesParams())
+})
+
+/** No debug module: the harness has no DTM to drive it. */
+class WithoutDebugModule extends Config((site, here, up) => {
+  case DebugModuleKey => None
+})
+
+/** Everything of the simulated SoC except the harts; TileLink monitors on. */
+class SimSoCBase extends Config(
+  new WithSimDevices ++                        // console + finisher, QEMU virt addresses
+  new WithoutDebugModule ++                    // no DTM in our harness
+  new WithAsidBits(16) ++                      // Sv39 satp.ASID is 16 bits
+  new WithNoMMIOPort ++                        // devices live on the pbus instead
+  new WithNoSlavePort ++                       // no external masters
+  new WithDefaultMemPort ++                    // AXI4 DRAM at 0x8000_0000, 256 MiB
+  new WithTimebase(BigInt(1000000)) ++         // mtime ticks at 1 MHz (every 100 cycles)
+  new WithDTS("shootdown,sim-soc", Nil) ++     // model / compatible of the root node
+  new WithNExtTopInterrupts(1) ++              // one PLIC source, tied off
+  new BaseSubsystemConfig)
+
+/** Debug builds keep rocket-chip's TileLink protocol monitors. */
+class Debug2HartConfig extends Config(new WithShootdownCores(2) ++ new SimSoCBase)
+class Debug4HartConfig extends Config(new WithShootdownCores(4) ++ new SimSoCBase)
+
+/** Fast builds drop the monitors. */
+class Sim2HartConfig extends Config(new WithoutTLMonitors ++ new Debug2HartConfig)
+class Sim4HartConfig extends Config(new WithoutTLMonitors ++ new Debug4HartConfig)

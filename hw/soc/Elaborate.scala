@@ -1,0 +1,48 @@
+// Elaborates SimTop for one config and writes Verilog, the DTS and the FIRRTL.
+package shootdown.soc
+
+import java.io.File
+import java.nio.file.{Files, Paths}
+
+import freechips.rocketchip.devices.tilelink.BootROMParams
+import freechips.rocketchip.util.{ElaborationArtefacts, HasGeneratorUtilities}
+
+object Elaborate extends App with HasGeneratorUtilities {
+  private val usage = "usage: Elaborate --config <ConfigClass> --bootrom <bootrom.img> --out <dir>"
+
+  private def die(msg: String): Nothing = {
+    System.err.println(s"elaborate: $msg")
+    sys.exit(2)
+  }
+
+  private val opts: Map[String, String] = args.toSeq.grouped(2).map {
+    case Seq(k, v) if k.startsWith("--") => k.drop(2) -> v
+    case other => die(s"unexpected argument '${other.mkString(" ")}'\n$usage")
+  }.toMap
+  private def opt(name: String) = opts.getOrElse(name, die(s"missing --$name\n$usage"))
+
+  val configName = opt("config")
+  val bootrom = opt("bootrom")
+  val outDir = new File(opt("out"))
+  if (!Files.isRegularFile(Paths.get(bootrom))) die(s"boot ROM image '$bootrom' does not exist")
+  outDir.mkdirs()
+
+  val fullName = if (configName.contains(".")) configName else s"shootdown.configs.$configName"
+  val base = getParameters(Seq(fullName))
+  val params = base.alterPartial {
+    case BootROMParams => base(BootROMParams).copy(contentFileName = bootrom)
+  }
+
+  val circuit = elaborate(classOf[SimTop].getName, params)
+  val fir = new File(outDir, "SimTop.fir")
+  chisel3.Driver.dumpFirrtl(circuit, Some(fir))
+  ElaborationArtefacts.files.foreach { case (ext, contents) =>
+    Files.write(Paths.get(outDir.getPath, s"SimTop.$ext"), contents().getBytes)
+  }
+
+  val annos = circuit.annotations.map(_.toFirrtl)
+  (new firrtl.stage.FirrtlStage).execute(
+    Array("--target-dir", outDir.getPath, "-i", fir.getPath, "-o", "SimTop.v", "-X", "verilog"),
+    annos)
+  println(s"elaborate: wrote ${outDir.getPath}/SimTop.v for $fullName")
+}

@@ -1,0 +1,48 @@
+// The simulated SoC and the top module the Verilator harness drives.
+package shootdown.soc
+
+import chisel3._
+import freechips.rocketchip.config.Parameters
+import freechips.rocketchip.devices.tilelink._
+import freechips.rocketchip.diplomacy._
+import freechips.rocketchip.subsystem._
+import freechips.rocketchip.util.DontTouch
+
+/** Rocket harts, CLINT, PLIC, boot ROM, one AXI4 memory port and the sim
+  * devices. Unlike rocket-chip's ExampleRocketSystem it has no MMIO or slave
+  * AXI port and no debug module, so it needs nothing from Spike's fesvr. */
+class ShootdownSystem(implicit p: Parameters) extends RocketSubsystem
+    with HasHierarchicalBusTopology
+    with HasAsyncExtInterrupts
+    with CanHaveMasterAXI4MemPort
+    with HasPeripheryBootROM
+    with CanHavePeripherySimDevices {
+  override lazy val module = new ShootdownSystemModuleImp(this)
+}
+
+class ShootdownSystemModuleImp[+L <: ShootdownSystem](_outer: L) extends RocketSubsystemModuleImp(_outer)
+    with HasRTCModuleImp
+    with HasExtInterruptsModuleImp
+    with HasPeripheryBootROMModuleImp
+    with CanHavePeripherySimDevicesModuleImp
+    with DontTouch
+
+/** Top of the Verilator model. Ports (flattened by FIRRTL):
+  * `mem_*` an AXI4 master for DRAM at 0x8000_0000, served by sim/axi_mem;
+  * `sim_console_*`, `sim_finish_*` one-cycle pulses from the sim devices. */
+class SimTop(implicit p: Parameters) extends MultiIOModule {
+  val ldut = LazyModule(new ShootdownSystem)
+  val dut = Module(ldut.module)
+
+  dut.dontTouchPorts()
+  dut.tieOffInterrupts()
+  dut.psd.psd.foreach(_ := 0.U.asTypeOf(chiselTypeOf(dut.psd.psd.get)))
+
+  val memPorts = ldut.mem_axi4.getWrappedValue
+  require(memPorts.size == 1, "the harness serves exactly one memory channel")
+  val mem = IO(chiselTypeOf(memPorts.head))
+  mem <> memPorts.head
+
+  val sim = IO(new SimDevicesIO)
+  sim := dut.sim.getOrElse(throw new IllegalArgumentException("SimTop needs SimDevicesKey (WithSimDevices)"))
+}

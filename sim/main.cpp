@@ -1,0 +1,237 @@
+// Verilator harness for SimTop: loads an ELF into DRAM before reset, runs all
+// harts, forwards the console, and exits with the program's status.
+//
+//   sim [+max-cycles=N] [+mem-latency=N] [+waves=FILE.fst [+waves-from=C] [+waves-to=C]] [+quiet] PROGRAM.elf
+//
+// Exit status: the program's (test finisher), 124 on +max-cycles, 64 for bad
+// usage, 65 for a bad ELF, 70 for an internal error (AXI protocol).
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "VSimTop.h"
+#include "axi_mem.h"
+#include "elf_loader.h"
+#include "verilated.h"
+#if VM_TRACE
+#include "verilated_fst_c.h"
+#endif
+
+namespace {
+
+constexpr uint64_t kDramBase = 0x80000000ull;
+constexpr uint64_t kDramSize = 0x10000000ull;  // matches WithDefaultMemPort
+constexpr int kResetCycles = 16;
+constexpr int kExitTimeout = 124, kExitUsage = 64, kExitBadElf = 65, kExitInternal = 70;
+
+struct Options {
+  std::string program;
+  uint64_t max_cycles = 0;  // 0: no limit
+  unsigned mem_latency = 20;
+  std::string waves;
+  uint64_t waves_from = 0, waves_to = UINT64_MAX;
+  bool quiet = false;
+};
+
+const char* kUsage =
+    "usage: sim [+max-cycles=N] [+mem-latency=N] [+waves=FILE.fst [+waves-from=C] [+waves-to=C]] [+quiet] "
+    "PROGRAM.elf";
+
+[[noreturn]] void usage_error(const std::string& msg) {
+  std::fprintf(stderr, "sim: %s\n%s\n", msg.c_str(), kUsage);
+  std::exit(kExitUsage);
+}
+
+uint64_t parse_number(const std::string& key, const std::string& value) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(value.c_str(), &end, 0);
+  if (value.empty() || *end != '\0' || errno != 0 || value[0] == '-')
+    usage_error("+" + key + " wants a non-negative number, not '" + value + "'");
+  return v;
+}
+
+Options parse_args(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; i++) {
+    const std::string arg = argv[i];
+    if (arg[0] != '+') {
+      if (!o.program.empty()) usage_error("more than one program given ('" + o.program + "', '" + arg + "')");
+      o.program = arg;
+      continue;
+    }
+    const size_t eq = arg.find('=');
+    const std::string key = arg.substr(1, eq == std::string::npos ? std::string::npos : eq - 1);
+    const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
+    if (key == "max-cycles") o.max_cycles = parse_number(key, value);
+    else if (key == "mem-latency") o.mem_latency = (unsigned)parse_number(key, value);
+    else if (key == "waves") o.waves = value;
+    else if (key == "waves-from") o.waves_from = parse_number(key, value);
+    else if (key == "waves-to") o.waves_to = parse_number(key, value);
+    else if (key == "quiet") o.quiet = true;
+    else usage_error("unknown option '" + arg + "'");
+  }
+  if (o.program.empty()) usage_error("no program given");
+  if (o.waves.empty() && (o.waves_from != 0 || o.waves_to != UINT64_MAX))
+    usage_error("+waves-from/+waves-to need +waves=FILE.fst");
+  if (o.waves_from > o.waves_to) usage_error("+waves-from is after +waves-to");
+#if !VM_TRACE
+  if (!o.waves.empty()) usage_error("this model was built without waveform support; use 'make run WAVES=1'");
+#endif
+  return o;
+}
+
+AxiMasterOut sample(const VSimTop& t) {
+  AxiMasterOut m{};
+  m.aw_valid = t.mem_aw_valid;
+  m.aw = {t.mem_aw_bits_id, t.mem_aw_bits_addr, t.mem_aw_bits_len, t.mem_aw_bits_size, t.mem_aw_bits_burst};
+  m.w_valid = t.mem_w_valid;
+  m.w_data = t.mem_w_bits_data;
+  m.w_strb = t.mem_w_bits_strb;
+  m.w_last = t.mem_w_bits_last;
+  m.b_ready = t.mem_b_ready;
+  m.ar_valid = t.mem_ar_valid;
+  m.ar = {t.mem_ar_bits_id, t.mem_ar_bits_addr, t.mem_ar_bits_len, t.mem_ar_bits_size, t.mem_ar_bits_burst};
+  m.r_ready = t.mem_r_ready;
+  return m;
+}
+
+void drive(VSimTop& t, const AxiSlaveOut& s) {
+  t.mem_aw_ready = s.aw_ready;
+  t.mem_w_ready = s.w_ready;
+  t.mem_b_valid = s.b_valid;
+  t.mem_b_bits_id = s.b_id;
+  t.mem_b_bits_resp = s.b_resp;
+  t.mem_ar_ready = s.ar_ready;
+  t.mem_r_valid = s.r_valid;
+  t.mem_r_bits_id = s.r_id;
+  t.mem_r_bits_data = s.r_data;
+  t.mem_r_bits_resp = s.r_resp;
+  t.mem_r_bits_last = s.r_last;
+}
+
+// The finisher protocol of QEMU's sifive_test device.
+bool decode_finish(uint32_t v, int* status, std::string* what) {
+  switch (v & 0xffff) {
+    case 0x5555: *status = 0; *what = "pass"; return true;
+    case 0x3333: *status = (int)(v >> 16); *what = "fail"; return true;
+    case 0x7777: *status = 1; *what = "reset requested (unsupported)"; return true;
+    default: return false;
+  }
+}
+
+volatile std::sig_atomic_t g_interrupted = 0;
+
+}  // namespace
+
+double sc_time_stamp() { return 0; }
+
+int main(int argc, char** argv) {
+  const Options opt = parse_args(argc, argv);
+  Verilated::commandArgs(1, argv);  // no plusargs for the RTL: rocket's are compiled out or defaulted
+
+  AxiMem mem(kDramBase, kDramSize, opt.mem_latency);
+  ElfImage img;
+  const std::string err = load_elf(opt.program, mem, &img);
+  if (!err.empty()) {
+    std::fprintf(stderr, "sim: %s\n", err.c_str());
+    return kExitBadElf;
+  }
+  if (!opt.quiet)
+    std::fprintf(stderr, "[sim] loaded %s: %u segment(s), %llu bytes, entry 0x%llx\n", opt.program.c_str(),
+                 img.segments, (unsigned long long)img.bytes, (unsigned long long)img.entry);
+
+  auto ctx = std::make_unique<VerilatedContext>();
+  auto top = std::make_unique<VSimTop>(ctx.get());
+#if VM_TRACE
+  std::unique_ptr<VerilatedFstC> fst;
+  if (!opt.waves.empty()) {
+    ctx->traceEverOn(true);
+    fst = std::make_unique<VerilatedFstC>();
+    top->trace(fst.get(), 99);
+    fst->open(opt.waves.c_str());
+    if (!fst->isOpen()) {
+      std::fprintf(stderr, "sim: cannot open waveform file '%s'\n", opt.waves.c_str());
+      return kExitUsage;
+    }
+  }
+#endif
+  std::signal(SIGINT, [](int) { g_interrupted = 1; });
+
+  const auto t0 = std::chrono::steady_clock::now();
+  uint64_t cycle = 0;
+  int status = -1;
+  std::string why;
+  std::string line;
+  top->reset = 1;
+  top->clock = 0;
+  AxiSlaveOut s{};
+  for (;;) {
+    if (cycle == kResetCycles) top->reset = 0;
+    drive(*top, s);
+    top->clock = 0;
+    top->eval();
+#if VM_TRACE
+    if (fst && cycle >= opt.waves_from && cycle <= opt.waves_to) fst->dump(2 * cycle);
+#endif
+    const AxiMasterOut m = sample(*top);
+    const bool console = top->sim_console_valid;
+    const uint8_t ch = top->sim_console_bits;
+    const bool finish = top->sim_finish_valid;
+    const uint32_t finish_bits = top->sim_finish_bits;
+    top->clock = 1;
+    top->eval();
+#if VM_TRACE
+    if (fst && cycle >= opt.waves_from && cycle <= opt.waves_to) fst->dump(2 * cycle + 1);
+#endif
+    cycle++;
+    if (top->reset) continue;
+    mem.tick(m, s);
+    s = mem.outputs();
+
+    if (console) {
+      std::fputc(ch, stdout);
+      if (ch == '\n') std::fflush(stdout);
+    }
+    if (finish) {
+      std::string what;
+      if (decode_finish(finish_bits, &status, &what)) {
+        why = "finisher: " + what;
+        break;
+      }
+      std::fprintf(stderr, "[sim] finisher: ignoring unknown command 0x%x\n", finish_bits);
+    }
+    if (mem.errors()) {
+      status = kExitInternal;
+      why = "memory port protocol or address error";
+      break;
+    }
+    if (opt.max_cycles && cycle >= opt.max_cycles) {
+      status = kExitTimeout;
+      why = "timeout";
+      break;
+    }
+    if (g_interrupted) {
+      status = 130;
+      why = "interrupted";
+      break;
+    }
+  }
+  std::fflush(stdout);
+  top->final();
+#if VM_TRACE
+  if (fst) fst->close();
+#endif
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (status == kExitTimeout)
+    std::fprintf(stderr, "sim: timeout: no exit after %llu cycles (+max-cycles); the program hung or needs more\n",
+                 (unsigned long long)cycle);
+  if (!opt.quiet || status == kExitTimeout)
+    std::fprintf(stderr, "[sim] %s, status %d: %llu cycles in %.2f s (%.1f kHz)\n", why.c_str(), status,
+                 (unsigned long long)cycle, secs, cycle / secs / 1000.0);
+  return status;
+}

@@ -1,0 +1,25 @@
+/*
+ * Addresses of the devices the runtime uses. The simulated SoC places them
+ * where QEMU `virt` has them, so both platforms share one set of values; a
+ * board port adds its own block here.
+ */
+#ifndef PLATFORM_H
+#define PLATFORM_H
+
+#if defined(PLATFORM_SOC)
+#define PLATFORM_NAME "soc"
+#elif defined(PLATFORM_QEMU)
+#define PLATFORM_NAME "qemu"
+#else
+#error "define PLATFORM_SOC or PLATFORM_QEMU"
+#endif
+
+#define UART_BASE	0x10000000UL	/* ns16550a, reg-shift 0 */
+#define FINISHER_BASE	0x00100000UL	/* sifive,test0 */
+#define CLINT_BASE	0x02000000UL
+#define DRAM_BASE	0x80000000UL
+
+#define MAX_HARTS	8
+#define STACK_SIZE	8192
+
+#endif

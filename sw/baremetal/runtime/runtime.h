@@ -1,0 +1,61 @@
+/*
+ * Bare-metal runtime: multi-hart start-up, console, exit, locks and barriers,
+ * cycle counters, trap recording and M->S mode entry. Every hart enters
+ * main(hartid) in M-mode once start-up is done; num_harts() is read from the
+ * device tree.
+ */
+#ifndef RUNTIME_H
+#define RUNTIME_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "encoding.h"
+#include "platform.h"
+
+int main(unsigned long hartid);
+
+/* Start-up facts. */
+unsigned num_harts(void);
+unsigned long hart_id(void);		/* works in M and S mode */
+const void *boot_fdt(void);
+
+/* Console: whole lines stay together across harts. */
+void putchar_raw(int c);
+int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int vprintf(const char *fmt, va_list ap);
+
+/* Ends the whole run (all harts) with this status; 0 is success. */
+void __attribute__((noreturn)) exit(int status);
+#define CHECK(cond) do { if (!(cond)) check_failed(__FILE__, __LINE__, #cond); } while (0)
+void __attribute__((noreturn)) check_failed(const char *file, int line, const char *what);
+
+/* Synchronisation. */
+typedef struct { volatile int locked; } spinlock_t;
+void spin_lock(spinlock_t *l);
+void spin_unlock(spinlock_t *l);
+void barrier(void);			/* all num_harts() harts */
+
+/* Traps. A hart's page faults are counted and the faulting instruction is
+ * skipped, so a test can probe an address and read the count. */
+struct fault_log {
+	volatile uint64_t count;
+	volatile uint64_t last_cause;
+	volatile uint64_t last_tval;
+};
+struct fault_log *my_faults(void);
+int probe_read64(const volatile uint64_t *p, uint64_t *value);	/* 1 if it faulted */
+int probe_write64(volatile uint64_t *p, uint64_t value);		/* 1 if it faulted */
+
+/* Drops this hart to S-mode and calls fn(arg) there; if fn returns, the
+ * hart's S-mode result comes back to M-mode as the return value. */
+long run_in_smode(long (*fn)(void *), void *arg);
+
+/* Small helpers without a libc. */
+void *memset(void *d, int c, size_t n);
+void *memcpy(void *d, const void *s, size_t n);
+int strcmp(const char *a, const char *b);
+size_t strlen(const char *s);
+
+#endif

@@ -1,0 +1,33 @@
+/* Sv39 page tables for bare-metal tests. */
+#ifndef VM_H
+#define VM_H
+
+#include <stdint.h>
+
+typedef uint64_t pte_t;
+
+#define PTE_V (1UL << 0)
+#define PTE_R (1UL << 1)
+#define PTE_W (1UL << 2)
+#define PTE_X (1UL << 3)
+#define PTE_U (1UL << 4)
+#define PTE_G (1UL << 5)
+#define PTE_A (1UL << 6)
+#define PTE_D (1UL << 7)
+
+#define PAGE_4K (1UL << 12)
+#define PAGE_2M (1UL << 21)
+#define PAGE_1G (1UL << 30)
+
+/* A zeroed page-table page from a static pool; NULL when it is used up. */
+pte_t *vm_alloc_table(void);
+/* Maps [va, va+size) to pa with one leaf of `size` (4K, 2M or 1G); returns
+ * the leaf PTE, or NULL if the range is misaligned or a table is missing. */
+pte_t *vm_map(pte_t *root, uint64_t va, uint64_t pa, uint64_t size, uint64_t perm);
+/* The leaf PTE that maps va, or NULL. */
+pte_t *vm_leaf(pte_t *root, uint64_t va);
+/* Identity-maps the device gigapage [0, 1G) and DRAM [2G, 3G) as global RWX. */
+void vm_map_kernel(pte_t *root);
+uint64_t vm_satp(pte_t *root, unsigned asid);
+
+#endif
