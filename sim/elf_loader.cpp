@@ -40,21 +40,27 @@ std::string load_elf(const std::string& path, AxiMem& mem, ElfImage* out) {
     return path + ": wrong ISA: ELF machine " + std::to_string(eh.e_machine) + ", not RISC-V (243)";
   if (eh.e_flags & EF_RISCV_FLOAT_ABI)
     return path + ": wrong ISA: built for a hard-float ABI, but the SoC's harts have no FPU (use -mabi=lp64)";
-  if (eh.e_type != ET_EXEC) return path + ": not an executable (ELF type " + std::to_string(eh.e_type) + ")";
-  if (eh.e_entry != mem.base())
-    return path + ": entry point " + hex(eh.e_entry) + " is not " + hex(mem.base()) +
+  // ET_DYN too: OpenSBI links its firmware as a PIE at its load address.
+  if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
+    return path + ": not an executable (ELF type " + std::to_string(eh.e_type) + ")";
+  // A PIE (OpenSBI's firmware) is linked at 0 and relocates itself: load it
+  // at the DRAM base, where the boot ROM jumps.
+  const uint64_t bias = eh.e_type == ET_DYN ? mem.base() : 0;
+  if (eh.e_entry + bias != mem.base())
+    return path + ": entry point " + hex(eh.e_entry + bias) + " is not " + hex(mem.base()) +
            ", where the boot ROM jumps";
   if (eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phoff + (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr) > data.size())
     return path + ": truncated or corrupt program headers";
 
   ElfImage img;
-  img.entry = eh.e_entry;
+  img.entry = eh.e_entry + bias;
   // Check every segment before writing any, so a bad file leaves memory untouched.
   for (int pass = 0; pass < 2; pass++) {
     for (unsigned i = 0; i < eh.e_phnum; i++) {
       Elf64_Phdr ph;
       std::memcpy(&ph, data.data() + eh.e_phoff + i * sizeof ph, sizeof ph);
       if (ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
+      ph.p_paddr += bias;
       if (pass == 0) {
         if (ph.p_filesz > ph.p_memsz || ph.p_offset + ph.p_filesz > data.size())
           return path + ": segment " + std::to_string(i) + " runs past the end of the file";

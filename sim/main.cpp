@@ -1,7 +1,8 @@
 // Verilator harness for SimTop: loads an ELF into DRAM before reset, runs all
 // harts, forwards the console, and exits with the program's status.
 //
-//   sim [+max-cycles=N] [+mem-latency=N] [+waves=FILE.fst [+waves-from=C] [+waves-to=C]] [+quiet] PROGRAM.elf
+//   sim [+max-cycles=N] [+mem-latency=N] [+waves=FILE.fst [+waves-from=C] [+waves-to=C]] [+quiet]
+//       [+timestamps] [+trace-axi] PROGRAM.elf
 //
 // Exit status: the program's (test finisher), 124 on +max-cycles, 64 for bad
 // usage, 65 for a bad ELF, 70 for an internal error (AXI protocol).
@@ -35,11 +36,13 @@ struct Options {
   std::string waves;
   uint64_t waves_from = 0, waves_to = UINT64_MAX;
   bool quiet = false;
+  bool timestamps = false;  // prefix console lines with the cycle count
+  bool trace_axi = false;   // log every DRAM address handshake to stderr
 };
 
 const char* kUsage =
     "usage: sim [+max-cycles=N] [+mem-latency=N] [+waves=FILE.fst [+waves-from=C] [+waves-to=C]] [+quiet] "
-    "PROGRAM.elf";
+    "[+timestamps] [+trace-axi] PROGRAM.elf";
 
 [[noreturn]] void usage_error(const std::string& msg) {
   std::fprintf(stderr, "sim: %s\n%s\n", msg.c_str(), kUsage);
@@ -73,6 +76,8 @@ Options parse_args(int argc, char** argv) {
     else if (key == "waves-from") o.waves_from = parse_number(key, value);
     else if (key == "waves-to") o.waves_to = parse_number(key, value);
     else if (key == "quiet") o.quiet = true;
+    else if (key == "timestamps") o.timestamps = true;
+    else if (key == "trace-axi") o.trace_axi = true;
     else usage_error("unknown option '" + arg + "'");
   }
   if (o.program.empty()) usage_error("no program given");
@@ -124,6 +129,15 @@ bool decode_finish(uint32_t v, int* status, std::string* what) {
   }
 }
 
+void trace_axi(uint64_t cycle, const AxiMasterOut& m, const AxiSlaveOut& s) {
+  if (m.ar_valid && s.ar_ready)
+    std::fprintf(stderr, "[%10llu] AR id %u addr 0x%llx len %u size %u\n", (unsigned long long)cycle, m.ar.id,
+                 (unsigned long long)m.ar.addr, m.ar.len + 1, 1u << m.ar.size);
+  if (m.aw_valid && s.aw_ready)
+    std::fprintf(stderr, "[%10llu] AW id %u addr 0x%llx len %u size %u\n", (unsigned long long)cycle, m.aw.id,
+                 (unsigned long long)m.aw.addr, m.aw.len + 1, 1u << m.aw.size);
+}
+
 volatile std::sig_atomic_t g_interrupted = 0;
 
 }  // namespace
@@ -166,7 +180,7 @@ int main(int argc, char** argv) {
   uint64_t cycle = 0;
   int status = -1;
   std::string why;
-  std::string line;
+  bool at_line_start = true;
   top->reset = 1;
   top->clock = 0;
   AxiSlaveOut s{};
@@ -190,10 +204,13 @@ int main(int argc, char** argv) {
 #endif
     cycle++;
     if (top->reset) continue;
+    if (opt.trace_axi) trace_axi(cycle, m, s);
     mem.tick(m, s);
     s = mem.outputs();
 
     if (console) {
+      if (opt.timestamps && at_line_start) std::fprintf(stdout, "[%10llu] ", (unsigned long long)cycle);
+      at_line_start = ch == '\n';
       std::fputc(ch, stdout);
       if (ch == '\n') std::fflush(stdout);
     }

@@ -17,7 +17,22 @@ class ShootdownSystem(implicit p: Parameters) extends RocketSubsystem
     with CanHaveMasterAXI4MemPort
     with HasPeripheryBootROM
     with CanHavePeripherySimDevices {
+  // OpenSBI and Linux read timebase-frequency from /cpus; rocket-chip 1.2.6
+  // writes it only into each cpu node, and its /cpus device takes no extra
+  // properties, so add it to the generated text.
+  override lazy val dts = ShootdownSystem.withCpusTimebase(DTS(bindingTree), p(DTSTimebase))
+
   override lazy val module = new ShootdownSystemModuleImp(this)
+}
+
+object ShootdownSystem {
+  def withCpusTimebase(dts: String, timebase: BigInt): String = {
+    val anchor = "cpus {\n"
+    val at = dts.indexOf(anchor)
+    require(at >= 0, "generated DTS has no cpus node")
+    val indent = "\t\t"
+    dts.patch(at + anchor.length, s"${indent}timebase-frequency = <$timebase>;\n", 0)
+  }
 }
 
 class ShootdownSystemModuleImp[+L <: ShootdownSystem](_outer: L) extends RocketSubsystemModuleImp(_outer)

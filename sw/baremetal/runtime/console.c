@@ -1,19 +1,7 @@
-/* Console output through the NS16550 and a small printf. */
+/* printf over the platform's putchar_raw, one whole line at a time. */
 #include "runtime.h"
 
-#define UART_THR 0
-#define UART_LSR 5
-#define UART_LSR_THRE 0x20
-
 static spinlock_t console_lock;
-
-void putchar_raw(int c)
-{
-	volatile uint8_t *uart = (volatile uint8_t *)UART_BASE;
-	while (!(uart[UART_LSR] & UART_LSR_THRE))
-		;
-	uart[UART_THR] = (uint8_t)c;
-}
 
 struct out {
 	char buf[256];

@@ -10,6 +10,8 @@
 #define PLATFORM_NAME "soc"
 #elif defined(PLATFORM_QEMU)
 #define PLATFORM_NAME "qemu"
+#elif defined(PLATFORM_SBI)
+#define PLATFORM_NAME "sbi"
 #else
 #error "define PLATFORM_SOC or PLATFORM_QEMU"
 #endif

@@ -1,5 +1,5 @@
 /* Start-up, exit and traps of the bare-metal runtime. */
-#include "runtime.h"
+#include "internal.h"
 
 #define FDT_MAGIC	0xd00dfeed
 #define FDT_BEGIN_NODE	1
@@ -7,10 +7,6 @@
 #define FDT_PROP	3
 #define FDT_NOP		4
 #define FDT_END		9
-#define RT_ECALL_RETURN_TO_M 0x0b7e0
-
-void smode_return(long value) __attribute__((noreturn));
-extern char s_trap_entry[];
 
 static unsigned hart_count = 1;
 static const void *fdt_addr;
@@ -79,58 +75,18 @@ unsigned long hart_id(void)
 	return id;
 }
 
-void hart_entry(unsigned long hartid)
-{
-	__asm__ volatile ("mv tp, %0" :: "r"(hartid));
-	/* S and U may use all of memory; only page tables restrict them. */
-	csr_write(pmpaddr0, ~0UL >> 10);
-	csr_write(pmpcfg0, 0x1f);	/* NAPOT, R W X */
-	csr_write(mcounteren, 7);
-	csr_write(scounteren, 7);
-	csr_write(medeleg, (1UL << CAUSE_FETCH_PAGE_FAULT) | (1UL << CAUSE_LOAD_PAGE_FAULT) |
-			   (1UL << CAUSE_STORE_PAGE_FAULT));
-	csr_write(mideleg, 0);
-	csr_write(stvec, (unsigned long)s_trap_entry);
-	csr_write(satp, 0);
-	sfence_vma_all();
-	int status = main(hartid);
-	if (hartid == 0)
-		exit(status);
-}
-
-void exit(int status)
-{
-	volatile uint32_t *finisher = (volatile uint32_t *)FINISHER_BASE;
-	fence();
-	*finisher = status == 0 ? 0x5555 : ((uint32_t)status << 16) | 0x3333;
-	for (;;)
-		wfi();
-}
-
 void check_failed(const char *file, int line, const char *what)
 {
 	printf("FAIL: hart %lu: %s:%d: CHECK(%s)\n", hart_id(), file, line, what);
 	exit(1);
 }
 
-struct trap_frame {
-	unsigned long regs[32];	/* x0 slot unused; x2 holds the interrupted sp */
-};
-
-static void __attribute__((noreturn)) unexpected_trap(const char *mode, unsigned long cause,
+void __attribute__((noreturn)) unexpected_trap(const char *mode, unsigned long cause,
 						      unsigned long epc, unsigned long tval)
 {
 	printf("FAIL: hart %lu: unexpected %s-mode trap: cause %lu epc 0x%lx tval 0x%lx\n", hart_id(),
 	       mode, cause, epc, tval);
 	exit(99);
-}
-
-void m_trap(struct trap_frame *f)
-{
-	unsigned long cause = csr_read(mcause);
-	if (cause == CAUSE_ECALL_S && f->regs[17] == RT_ECALL_RETURN_TO_M)
-		smode_return((long)f->regs[11]);
-	unexpected_trap("M", cause, csr_read(mepc), csr_read(mtval));
 }
 
 static int insn_length(unsigned long epc)

@@ -1,8 +1,9 @@
 /*
  * Bare-metal runtime: multi-hart start-up, console, exit, locks and barriers,
  * cycle counters, trap recording and M->S mode entry. Every hart enters
- * main(hartid) in M-mode once start-up is done; num_harts() is read from the
- * device tree.
+ * main(hartid) once start-up is done: in M-mode on the SoC and QEMU
+ * (runtime/machine), in S-mode under OpenSBI (runtime/sbi). num_harts() is
+ * read from the device tree.
  */
 #ifndef RUNTIME_H
 #define RUNTIME_H
@@ -18,6 +19,7 @@ int main(unsigned long hartid);
 
 /* Start-up facts. */
 unsigned num_harts(void);
+unsigned long boot_hart(void);		/* the hart that ran start-up: 0, or OpenSBI's pick */
 unsigned long hart_id(void);		/* works in M and S mode */
 const void *boot_fdt(void);
 
@@ -48,7 +50,7 @@ struct fault_log *my_faults(void);
 int probe_read64(const volatile uint64_t *p, uint64_t *value);	/* 1 if it faulted */
 int probe_write64(volatile uint64_t *p, uint64_t value);		/* 1 if it faulted */
 
-/* Drops this hart to S-mode and calls fn(arg) there; if fn returns, the
+/* M-mode runtime only: drops this hart to S-mode and calls fn(arg) there; if fn returns, the
  * hart's S-mode result comes back to M-mode as the return value. */
 long run_in_smode(long (*fn)(void *), void *arg);
 

@@ -6,9 +6,8 @@
  */
 #include "encoding.h"
 #include "platform.h"
+#include "trap_frame.inc"
 
-#define FRAME_WORDS	32
-#define FRAME_BYTES	(FRAME_WORDS * 8)
 
 	.section .text.init, "ax", @progbits
 	.globl _start
@@ -60,72 +59,6 @@ park:
 	wfi
 	j	park
 
-/* Saves every integer register into a frame, calls handler(frame), restores. */
-.macro SAVE_FRAME
-	sd	ra, 1*8(sp)
-	sd	gp, 3*8(sp)
-	sd	tp, 4*8(sp)
-	sd	t0, 5*8(sp)
-	sd	t1, 6*8(sp)
-	sd	t2, 7*8(sp)
-	sd	s0, 8*8(sp)
-	sd	s1, 9*8(sp)
-	sd	a0, 10*8(sp)
-	sd	a1, 11*8(sp)
-	sd	a2, 12*8(sp)
-	sd	a3, 13*8(sp)
-	sd	a4, 14*8(sp)
-	sd	a5, 15*8(sp)
-	sd	a6, 16*8(sp)
-	sd	a7, 17*8(sp)
-	sd	s2, 18*8(sp)
-	sd	s3, 19*8(sp)
-	sd	s4, 20*8(sp)
-	sd	s5, 21*8(sp)
-	sd	s6, 22*8(sp)
-	sd	s7, 23*8(sp)
-	sd	s8, 24*8(sp)
-	sd	s9, 25*8(sp)
-	sd	s10, 26*8(sp)
-	sd	s11, 27*8(sp)
-	sd	t3, 28*8(sp)
-	sd	t4, 29*8(sp)
-	sd	t5, 30*8(sp)
-	sd	t6, 31*8(sp)
-.endm
-.macro RESTORE_FRAME
-	ld	ra, 1*8(sp)
-	ld	gp, 3*8(sp)
-	ld	tp, 4*8(sp)
-	ld	t0, 5*8(sp)
-	ld	t1, 6*8(sp)
-	ld	t2, 7*8(sp)
-	ld	s0, 8*8(sp)
-	ld	s1, 9*8(sp)
-	ld	a0, 10*8(sp)
-	ld	a1, 11*8(sp)
-	ld	a2, 12*8(sp)
-	ld	a3, 13*8(sp)
-	ld	a4, 14*8(sp)
-	ld	a5, 15*8(sp)
-	ld	a6, 16*8(sp)
-	ld	a7, 17*8(sp)
-	ld	s2, 18*8(sp)
-	ld	s3, 19*8(sp)
-	ld	s4, 20*8(sp)
-	ld	s5, 21*8(sp)
-	ld	s6, 22*8(sp)
-	ld	s7, 23*8(sp)
-	ld	s8, 24*8(sp)
-	ld	s9, 25*8(sp)
-	ld	s10, 26*8(sp)
-	ld	s11, 27*8(sp)
-	ld	t3, 28*8(sp)
-	ld	t4, 29*8(sp)
-	ld	t5, 30*8(sp)
-	ld	t6, 31*8(sp)
-.endm
-
 /* M-mode traps run on the per-hart trap stack held in mscratch. */
 	.align	2
 	.globl	m_trap_entry
@@ -143,20 +76,6 @@ m_trap_entry:
 	RESTORE_FRAME
 	ld	sp, 2*8(sp)
 	mret
-
-/* S-mode traps run on the interrupted stack (identity-mapped DRAM). */
-	.align	2
-	.globl	s_trap_entry
-s_trap_entry:
-	addi	sp, sp, -FRAME_BYTES
-	SAVE_FRAME
-	addi	t0, sp, FRAME_BYTES
-	sd	t0, 2*8(sp)
-	mv	a0, sp
-	call	s_trap
-	RESTORE_FRAME
-	addi	sp, sp, FRAME_BYTES
-	sret
 
 /*
  * long run_in_smode(long (*fn)(void *), void *arg): saves the M-mode

@@ -1,0 +1,53 @@
+# Batched TLB shootdown prototype: top-level commands.
+#   make demo      build everything and boot OpenSBI + an S-mode payload on the 2-hart SoC
+#   make test      the test suite (what CI runs)
+#   make run PROGRAM=<elf> [HARTS=2|4] [MAX_CYCLES=N] [WAVES=1]
+#   make models    the tuned 2- and 4-hart Verilator models
+#   make sw        bare-metal programs and OpenSBI
+#   make clean     remove build/ (the model cache in ~/.cache/tlb-shootdown stays)
+SHELL := /bin/bash
+BUILD := $(CURDIR)/build
+HARTS ?= 2
+MAX_CYCLES ?= 0
+PYTEST_ARGS ?=
+
+export BUILD
+
+BAREMETAL := $(BUILD)/sw/baremetal
+OPENSBI_OUT := $(BUILD)/sw/opensbi
+
+.PHONY: all setup models sw demo test run clean help
+all: models sw
+
+help:
+	@sed -n '2,8s/^# \{0,1\}//p' Makefile
+
+setup:
+	@scripts/setup.sh > /dev/null
+
+models: setup
+	@scripts/build-model.sh Sim2HartConfig tuned > /dev/null
+	@scripts/build-model.sh Sim4HartConfig tuned > /dev/null
+
+sw: setup
+	@for p in soc qemu sbi; do $(MAKE) -s -C sw/baremetal PLATFORM=$$p O=$(BAREMETAL)/$$p || exit 1; done
+	@sw/opensbi/build.sh $(BAREMETAL)/sbi/sbi_hello.bin $(OPENSBI_OUT)
+
+demo: sw
+	@sim=$$(scripts/build-model.sh Sim$(HARTS)HartConfig tuned) && \
+	echo "==> OpenSBI $(notdir $(OPENSBI_OUT)) + S-mode payload on the $(HARTS)-hart Verilator SoC" && \
+	$$sim $(OPENSBI_OUT)/fw_payload.elf
+
+test: models sw
+	@venv=$$(scripts/setup.sh) && cd tests && $$venv/bin/python -m pytest $(PYTEST_ARGS)
+
+run: setup
+	@test -n "$(PROGRAM)" || { echo "usage: make run PROGRAM=<elf> [HARTS=2|4] [MAX_CYCLES=N] [WAVES=1]" >&2; exit 2; }
+	@test -f "$(PROGRAM)" || { echo "make run: '$(PROGRAM)' does not exist" >&2; exit 2; }
+	@case "$(HARTS)" in 2|4) ;; *) echo "make run: HARTS must be 2 or 4, not '$(HARTS)'" >&2; exit 2;; esac
+	@sim=$$(scripts/build-model.sh Sim$(HARTS)HartConfig $(if $(WAVES),waves,tuned)) && \
+	$$sim +max-cycles=$(MAX_CYCLES) $(if $(WAVES),+waves=$(BUILD)/waves.fst) $(abspath $(PROGRAM))
+	@$(if $(WAVES),echo "waveform: $(BUILD)/waves.fst")
+
+clean:
+	rm -rf $(BUILD) out

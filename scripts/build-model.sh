@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# build-model.sh CONFIG FLAVOR : prints the path of a Verilator model of
+# SimTop for a hw/configs config, building (and caching) what is missing:
+# boot ROM -> elaborated Verilog -> Verilator model.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+CONFIG="${1:?usage: build-model.sh CONFIG FLAVOR}"
+FLAVOR="${2:?usage: build-model.sh CONFIG FLAVOR}"
+case "$FLAVOR" in tuned|waves|debug|naive) ;; *) die "unknown model flavour '$FLAVOR' (tuned, waves, debug, naive)";; esac
+grep -q "class $CONFIG " "$ROOT"/hw/configs/*.scala || die "no config class '$CONFIG' in hw/configs"
+
+# 1. Boot ROM (tiny, always rebuilt by make when its source changes).
+make -s -C "$ROOT/hw/bootrom" O="$BUILD/bootrom" >&2
+ROM="$BUILD/bootrom/bootrom.img"
+
+# 2. Verilog, keyed by everything elaboration reads.
+ELAB_KEY=$(hash_inputs "$ROOT/build.sc" "$ROOT/.mill-version" "$ROOT/hw/soc" "$ROOT/hw/configs" \
+  "$ROOT/hw/devices" "$ROOT/hw/tile" "$ROM" < /dev/null)
+VDIR="$CACHE/verilog/$CONFIG-$ELAB_KEY"
+if [ ! -f "$VDIR/SimTop.v" ]; then
+  step "elaborating $CONFIG (Chisel -> Verilog, about 1-3 min, 3-4 GB RAM)"
+  mkdir -p "$CACHE/verilog" "$BUILD/logs"
+  tmp="$VDIR.tmp.$$"
+  rm -rf "$tmp"
+  (cd "$ROOT" && run_logged "$BUILD/logs/elaborate-$CONFIG.log" \
+    ./mill --no-server hw.runMain shootdown.soc.Elaborate --config "$CONFIG" --bootrom "$ROM" --out "$tmp")
+  rm -f "$tmp"/*.fir "$tmp"/*.graphml
+  rm -rf "$VDIR" && mv "$tmp" "$VDIR"
+fi
+
+# 3. The model, keyed by the Verilog, the harness and the tool version.
+MODEL_KEY=$(printf '%s %s %s %s' "$ELAB_KEY" "$FLAVOR" "$(verilator --version)" \
+  "$(hash_inputs "$ROOT/sim" < /dev/null)" | sha256sum | cut -c1-16)
+MDIR="$CACHE/models/$CONFIG-$FLAVOR-$MODEL_KEY"
+if [ ! -x "$MDIR/sim" ]; then
+  step "building the $FLAVOR Verilator model of $CONFIG (about 2-5 min)"
+  mkdir -p "$CACHE/models" "$BUILD/logs"
+  tmp="$MDIR.tmp.$$"
+  rm -rf "$tmp"
+  run_logged "$BUILD/logs/verilate-$CONFIG-$FLAVOR.log" \
+    make -C "$ROOT/sim" VERILOG="$VDIR" OUT="$tmp" FLAVOR="$FLAVOR"
+  rm -rf "$tmp/obj"/*.o "$tmp/obj"/*.cpp "$tmp/obj"/*.h
+  cp "$VDIR/SimTop.dts" "$tmp/"
+  rm -rf "$MDIR" && mv "$tmp" "$MDIR"
+fi
+echo "$MDIR/sim"

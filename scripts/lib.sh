@@ -1,0 +1,33 @@
+# Shared shell helpers for the build scripts. Source it; do not run it.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# Built artefacts that outlive a work tree (Verilog, models, downloads),
+# keyed by a hash of their inputs so a clean clone reuses them.
+CACHE="${SHOOTDOWN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tlb-shootdown}"
+BUILD="${BUILD:-$ROOT/build}"
+
+step() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# hash_inputs FILE|DIR... : one sha256 over the names and contents of the
+# files, in a stable order.
+hash_inputs() {
+  local f
+  for f in "$@"; do
+    if [ -d "$f" ]; then find "$f" -type f ! -name '*.pyc' | LC_ALL=C sort; else echo "$f"; fi
+  done | while read -r f; do
+    printf '%s\n' "${f#"$ROOT"/}"
+    sha256sum < "$f"
+  done | sha256sum | cut -c1-16
+}
+
+# Runs a long command with its output in a log; shows the tail on failure.
+run_logged() {
+  local log="$1"; shift
+  local start=$SECONDS
+  if ! "$@" > "$log" 2>&1; then
+    tail -n 40 "$log" >&2
+    die "failed after $((SECONDS - start)) s: $* (full log: $log)"
+  fi
+  printf '    done in %d s\n' "$((SECONDS - start))" >&2
+}

@@ -1,0 +1,56 @@
+/* M-mode start-up, exit and console for the SoC and QEMU virt. */
+#include "internal.h"
+
+#define RT_ECALL_RETURN_TO_M 0x0b7e0	/* must match machine/crt0.S */
+#define UART_THR 0
+#define UART_LSR 5
+#define UART_LSR_THRE 0x20
+
+void smode_return(long value) __attribute__((noreturn));
+
+void putchar_raw(int c)
+{
+	volatile uint8_t *uart = (volatile uint8_t *)UART_BASE;
+	while (!(uart[UART_LSR] & UART_LSR_THRE))
+		;
+	uart[UART_THR] = (uint8_t)c;
+}
+
+void hart_entry(unsigned long hartid)
+{
+	__asm__ volatile ("mv tp, %0" :: "r"(hartid));
+	/* S and U may use all of memory; only page tables restrict them. */
+	csr_write(pmpaddr0, ~0UL >> 10);
+	csr_write(pmpcfg0, 0x1f);	/* NAPOT, R W X */
+	csr_write(mcounteren, 7);
+	csr_write(scounteren, 7);
+	csr_write(medeleg, (1UL << CAUSE_FETCH_PAGE_FAULT) | (1UL << CAUSE_LOAD_PAGE_FAULT) |
+			   (1UL << CAUSE_STORE_PAGE_FAULT));
+	csr_write(mideleg, 0);
+	csr_write(stvec, (unsigned long)s_trap_entry);
+	csr_write(satp, 0);
+	sfence_vma_all();
+	int status = main(hartid);
+	if (hartid == 0)
+		exit(status);
+}
+
+void exit(int status)
+{
+	volatile uint32_t *finisher = (volatile uint32_t *)FINISHER_BASE;
+	fence();
+	*finisher = status == 0 ? 0x5555 : ((uint32_t)status << 16) | 0x3333;
+	for (;;)
+		wfi();
+}
+
+void m_trap(struct trap_frame *f)
+{
+	unsigned long cause = csr_read(mcause);
+	if (cause == CAUSE_ECALL_S && f->regs[17] == RT_ECALL_RETURN_TO_M)
+		smode_return((long)f->regs[11]);
+	unexpected_trap("M", cause, csr_read(mepc), csr_read(mtval));
+}
+
+
+unsigned long boot_hart(void) { return 0; }

@@ -1,0 +1,68 @@
+"""Shared helpers: building (or finding cached) models and programs, and
+running them on the Verilator SoC or QEMU."""
+import os
+import pathlib
+import subprocess
+from dataclasses import dataclass
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+BUILD = pathlib.Path(os.environ.get("BUILD", ROOT / "build"))
+CONFIGS = {2: "Sim2HartConfig", 4: "Sim4HartConfig"}
+TARGETS = [("soc", 2), ("soc", 4), ("qemu", 2), ("qemu", 4)]
+
+
+@dataclass
+class Run:
+    status: int
+    stdout: str
+    stderr: str
+
+
+def model(harts, flavor="tuned"):
+    """Path of a Verilator model; builds it (cached) if needed."""
+    out = subprocess.run([str(ROOT / "scripts/build-model.sh"), CONFIGS[harts], flavor],
+                         check=True, capture_output=True, text=True)
+    return out.stdout.strip()
+
+
+def program(platform, name):
+    """Path of a bare-metal program (platform soc, qemu or sbi)."""
+    out = BUILD / "sw/baremetal" / platform
+    subprocess.run(["make", "-s", "-C", str(ROOT / "sw/baremetal"), f"PLATFORM={platform}", f"O={out}"],
+                   check=True, capture_output=True, text=True)
+    return out / f"{name}.elf"
+
+
+def run(cmd, timeout):
+    p = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=timeout,
+                       stdin=subprocess.DEVNULL)
+    return Run(p.returncode, p.stdout, p.stderr)
+
+
+def run_sim(harts, elf, *plusargs, timeout=900):
+    return run([model(harts), *plusargs, elf], timeout)
+
+
+def run_qemu(harts, kernel=None, bios=None, timeout=120):
+    cmd = ["qemu-system-riscv64", "-machine", "virt", "-nographic", "-m", "256M", "-smp", harts,
+           "-monitor", "none", "-serial", "stdio"]
+    cmd += ["-bios", bios] if bios else ["-bios", "none", "-kernel", kernel]
+    return run(cmd, timeout)
+
+
+def run_on(target, harts, name):
+    """Runs bare-metal program `name` on the SoC or QEMU."""
+    if target == "soc":
+        return run_sim(harts, program("soc", name), "+max-cycles=20000000")
+    return run_qemu(harts, kernel=program("qemu", name))
+
+
+def describe(r):
+    return f"status {r.status}\n--- stdout ---\n{r.stdout}\n--- stderr ---\n{r.stderr}"
+
+
+@pytest.fixture(params=TARGETS, ids=[f"{t}-{h}harts" for t, h in TARGETS])
+def target(request):
+    return request.param

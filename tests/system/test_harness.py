@@ -1,0 +1,64 @@
+"""The Verilator harness: the cycle limit, and a clear one-line error with a
+non-zero status for every kind of bad input."""
+import pytest
+
+from conftest import describe, model, program, run, run_sim
+from models.elf import EM_X86_64, make_elf
+
+EXIT_TIMEOUT, EXIT_USAGE, EXIT_BAD_ELF = 124, 64, 65
+
+
+def test_max_cycles_stops_a_run_with_a_clear_message():
+    r = run_sim(2, program("soc", "hello"), "+max-cycles=3000")
+    assert r.status == EXIT_TIMEOUT, describe(r)
+    assert "sim: timeout: no exit after 3000 cycles" in r.stderr, describe(r)
+
+
+def test_a_finished_run_reports_cycles_and_speed():
+    r = run_sim(2, program("soc", "hello"))
+    assert r.status == 0, describe(r)
+    assert "[sim] finisher: pass, status 0:" in r.stderr and "kHz)" in r.stderr, describe(r)
+
+
+BAD_ELVES = {
+    "not-an-elf": (b"#!/bin/sh\necho hello\n", "not an ELF file"),
+    "x86": (make_elf(machine=EM_X86_64), "wrong ISA: ELF machine 62, not RISC-V"),
+    "rv32": (make_elf(elf_class=1), "wrong ISA: 32-bit ELF"),
+    "hard-float": (make_elf(flags=0x4), "hard-float ABI"),
+    "entry-not-dram": (make_elf(entry=0x80001000), "entry point 0x80001000 is not 0x80000000"),
+    "segment-below-dram": (make_elf(segments=((0x80000000, b"\0" * 8), (0x1000, b"\0" * 8))),
+                           "[0x1000, 0x1008) is outside memory [0x80000000, 0x90000000)"),
+    "segment-past-dram": (make_elf(segments=((0x80000000, b"\0" * 8), (0x8ffffffc, b"\0" * 8))),
+                          "is outside memory"),
+    "truncated": (make_elf()[:70], "truncated"),
+}
+
+
+@pytest.mark.parametrize("name", BAD_ELVES)
+def test_bad_elf_gets_one_line_error(tmp_path, name):
+    blob, message = BAD_ELVES[name]
+    path = tmp_path / f"{name}.elf"
+    path.write_bytes(blob)
+    r = run([model(2), path], timeout=60)
+    assert r.status == EXIT_BAD_ELF, describe(r)
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("sim: "), describe(r)
+    assert message in r.stderr, describe(r)
+
+
+def test_missing_program_file(tmp_path):
+    r = run([model(2), tmp_path / "nope.elf"], timeout=60)
+    assert r.status == EXIT_BAD_ELF, describe(r)
+    assert "cannot open: No such file or directory" in r.stderr, describe(r)
+
+
+@pytest.mark.parametrize("args,message", [
+    ([], "no program given"),
+    (["+bogus=1"], "unknown option '+bogus=1'"),
+    (["+max-cycles=lots"], "+max-cycles wants a non-negative number, not 'lots'"),
+    (["+waves=x.fst"], "built without waveform support"),
+    (["a.elf", "b.elf"], "more than one program given"),
+])
+def test_bad_usage(args, message):
+    r = run([model(2), *args], timeout=60)
+    assert r.status == EXIT_USAGE, describe(r)
+    assert message in r.stderr, describe(r)

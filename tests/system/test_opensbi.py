@@ -1,0 +1,32 @@
+"""OpenSBI (pinned 1.6 + sw/opensbi/series) boots an S-mode payload on every
+hart, through HSM, on the Verilator SoC and on QEMU with the same build."""
+import subprocess
+
+import pytest
+
+from conftest import BUILD, ROOT, TARGETS, describe, program, run_qemu, run_sim
+
+
+@pytest.fixture(scope="module")
+def firmware():
+    out = BUILD / "sw/opensbi"
+    if not (out / "fw_payload.elf").exists():
+        subprocess.run([str(ROOT / "sw/opensbi/build.sh"), str(program("sbi", "sbi_hello").with_suffix(".bin")),
+                        str(out)], check=True, capture_output=True)
+    return out
+
+
+@pytest.mark.parametrize("platform,harts", TARGETS, ids=[f"{t}-{h}harts" for t, h in TARGETS])
+def test_opensbi_starts_payload_on_every_hart(firmware, platform, harts):
+    if platform == "soc":
+        r = run_sim(harts, firmware / "fw_payload.elf", "+max-cycles=30000000")
+    else:
+        r = run_qemu(harts, bios=firmware / "fw_payload.bin")
+    assert r.status == 0, describe(r)
+    assert "OpenSBI v1.6" in r.stdout, describe(r)
+    for h in range(harts):
+        assert f"S-mode hello from hart {h} of {harts}\n" in r.stdout, describe(r)
+    assert f"all {harts} harts running in S-mode under SBI" in r.stdout, describe(r)
+    if platform == "soc":
+        assert "Platform Shutdown Device    : syscon-poweroff" in r.stdout, describe(r)
+        assert "Platform Console Device     : uart8250" in r.stdout, describe(r)
