@@ -3,6 +3,7 @@
 #   make test      the test suite (what CI runs)
 #   make run PROGRAM=<elf> [HARTS=2|4] [MAX_CYCLES=N] [WAVES=1]
 #   make models    the tuned 2- and 4-hart Verilator models
+#   make bench-sim simulation speed: naive vs tuned vs debug models (build/results/sim-speed.csv)
 #   make sw        bare-metal programs and OpenSBI
 #   make clean     remove build/ (the model cache in ~/.cache/tlb-shootdown stays)
 SHELL := /bin/bash
@@ -16,11 +17,11 @@ export BUILD
 BAREMETAL := $(BUILD)/sw/baremetal
 OPENSBI_OUT := $(BUILD)/sw/opensbi
 
-.PHONY: all setup models sw demo test run clean help
+.PHONY: all setup models sw demo test run bench-sim clean help
 all: models sw
 
 help:
-	@sed -n '2,8s/^# \{0,1\}//p' Makefile
+	@awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' Makefile
 
 setup:
 	@scripts/setup.sh > /dev/null
@@ -39,6 +40,7 @@ demo: sw
 	$$sim $(OPENSBI_OUT)/fw_payload.elf
 
 test: models sw
+	@scripts/build-model.sh Debug2HartConfig debug > /dev/null
 	@venv=$$(scripts/setup.sh) && cd tests && $$venv/bin/python -m pytest $(PYTEST_ARGS)
 
 run: setup
@@ -48,6 +50,9 @@ run: setup
 	@sim=$$(scripts/build-model.sh Sim$(HARTS)HartConfig $(if $(WAVES),waves,tuned)) && \
 	$$sim +max-cycles=$(MAX_CYCLES) $(if $(WAVES),+waves=$(BUILD)/waves.fst) $(abspath $(PROGRAM))
 	@$(if $(WAVES),echo "waveform: $(BUILD)/waves.fst")
+
+bench-sim: sw
+	@scripts/bench-sim.sh
 
 clean:
 	rm -rf $(BUILD) out

@@ -27,6 +27,7 @@ if [ ! -f "$VDIR/SimTop.v" ]; then
     ./mill --no-server hw.runMain shootdown.soc.Elaborate --config "$CONFIG" --bootrom "$ROM" --out "$tmp")
   rm -f "$tmp"/*.fir "$tmp"/*.graphml
   rm -rf "$VDIR" && mv "$tmp" "$VDIR"
+  prune_cache "$CACHE/verilog" "$CONFIG-"
 fi
 
 # 3. The model, keyed by the Verilog, the harness and the tool version.
@@ -34,14 +35,21 @@ MODEL_KEY=$(printf '%s %s %s %s' "$ELAB_KEY" "$FLAVOR" "$(verilator --version)" 
   "$(hash_inputs "$ROOT/sim" < /dev/null)" | sha256sum | cut -c1-16)
 MDIR="$CACHE/models/$CONFIG-$FLAVOR-$MODEL_KEY"
 if [ ! -x "$MDIR/sim" ]; then
+  train=()
+  if [ "$FLAVOR" = tuned ]; then
+    # profile-guided optimisation, trained on bare-metal programs
+    make -s -C "$ROOT/sw/baremetal" PLATFORM=soc O="$BUILD/sw/baremetal/soc" >&2
+    train=(TRAIN="$BUILD/sw/baremetal/soc/hello.elf $BUILD/sw/baremetal/soc/sv39_unmap.elf")
+  fi
   step "building the $FLAVOR Verilator model of $CONFIG (about 2-5 min)"
   mkdir -p "$CACHE/models" "$BUILD/logs"
   tmp="$MDIR.tmp.$$"
   rm -rf "$tmp"
   run_logged "$BUILD/logs/verilate-$CONFIG-$FLAVOR.log" \
-    make -C "$ROOT/sim" VERILOG="$VDIR" OUT="$tmp" FLAVOR="$FLAVOR"
-  rm -rf "$tmp/obj"/*.o "$tmp/obj"/*.cpp "$tmp/obj"/*.h
+    make -C "$ROOT/sim" VERILOG="$VDIR" OUT="$tmp" FLAVOR="$FLAVOR" "${train[@]}"
+  rm -rf "$tmp/obj" "$tmp/profile"
   cp "$VDIR/SimTop.dts" "$tmp/"
   rm -rf "$MDIR" && mv "$tmp" "$MDIR"
+  prune_cache "$CACHE/models" "$CONFIG-$FLAVOR-"
 fi
 echo "$MDIR/sim"

@@ -31,3 +31,10 @@ run_logged() {
   fi
   printf '    done in %d s\n' "$((SECONDS - start))" >&2
 }
+
+# prune_cache DIR PREFIX : keeps the 3 newest entries DIR/PREFIX<key>.
+prune_cache() {
+  local old
+  old=$(find "$1" -maxdepth 1 -name "$2*" ! -name '*.tmp.*' -printf '%T@ %p\n' | sort -rn | tail -n +4 | cut -d' ' -f2-)
+  [ -z "$old" ] || rm -rf $old
+}

@@ -2,7 +2,7 @@
 // harts, forwards the console, and exits with the program's status.
 //
 //   sim [+max-cycles=N] [+mem-latency=N] [+waves=FILE.fst [+waves-from=C] [+waves-to=C]] [+quiet]
-//       [+timestamps] [+trace-axi] PROGRAM.elf
+//       [+timestamps] [+trace-axi] [+verbose] PROGRAM.elf
 //
 // Exit status: the program's (test finisher), 124 on +max-cycles, 64 for bad
 // usage, 65 for a bad ELF, 70 for an internal error (AXI protocol).
@@ -17,6 +17,7 @@
 #include "VSimTop.h"
 #include "axi_mem.h"
 #include "elf_loader.h"
+#include "rtl_globals.h"
 #include "verilated.h"
 #if VM_TRACE
 #include "verilated_fst_c.h"
@@ -38,11 +39,12 @@ struct Options {
   bool quiet = false;
   bool timestamps = false;  // prefix console lines with the cycle count
   bool trace_axi = false;   // log every DRAM address handshake to stderr
+  bool verbose = false;     // RTL printfs (debug models: commit trace, assertion text)
 };
 
 const char* kUsage =
     "usage: sim [+max-cycles=N] [+mem-latency=N] [+waves=FILE.fst [+waves-from=C] [+waves-to=C]] [+quiet] "
-    "[+timestamps] [+trace-axi] PROGRAM.elf";
+    "[+timestamps] [+trace-axi] [+verbose] PROGRAM.elf";
 
 [[noreturn]] void usage_error(const std::string& msg) {
   std::fprintf(stderr, "sim: %s\n%s\n", msg.c_str(), kUsage);
@@ -78,6 +80,7 @@ Options parse_args(int argc, char** argv) {
     else if (key == "quiet") o.quiet = true;
     else if (key == "timestamps") o.timestamps = true;
     else if (key == "trace-axi") o.trace_axi = true;
+    else if (key == "verbose") o.verbose = true;
     else usage_error("unknown option '" + arg + "'");
   }
   if (o.program.empty()) usage_error("no program given");
@@ -142,11 +145,12 @@ volatile std::sig_atomic_t g_interrupted = 0;
 
 }  // namespace
 
+bool sim_verbose = false;
+
 double sc_time_stamp() { return 0; }
 
 int main(int argc, char** argv) {
   const Options opt = parse_args(argc, argv);
-  Verilated::commandArgs(1, argv);  // no plusargs for the RTL: rocket's are compiled out or defaulted
 
   AxiMem mem(kDramBase, kDramSize, opt.mem_latency);
   ElfImage img;
@@ -160,6 +164,8 @@ int main(int argc, char** argv) {
                  img.segments, (unsigned long long)img.bytes, (unsigned long long)img.entry);
 
   auto ctx = std::make_unique<VerilatedContext>();
+  ctx->commandArgs(1, argv);  // no plusargs for the RTL: rocket's take their defaults
+  sim_verbose = opt.verbose;
   auto top = std::make_unique<VSimTop>(ctx.get());
 #if VM_TRACE
   std::unique_ptr<VerilatedFstC> fst;

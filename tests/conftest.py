@@ -9,7 +9,8 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BUILD = pathlib.Path(os.environ.get("BUILD", ROOT / "build"))
-CONFIGS = {2: "Sim2HartConfig", 4: "Sim4HartConfig"}
+CONFIGS = {"tuned": {2: "Sim2HartConfig", 4: "Sim4HartConfig"},
+           "debug": {2: "Debug2HartConfig", 4: "Debug4HartConfig"}}
 TARGETS = [("soc", 2), ("soc", 4), ("qemu", 2), ("qemu", 4)]
 
 
@@ -22,7 +23,7 @@ class Run:
 
 def model(harts, flavor="tuned"):
     """Path of a Verilator model; builds it (cached) if needed."""
-    out = subprocess.run([str(ROOT / "scripts/build-model.sh"), CONFIGS[harts], flavor],
+    out = subprocess.run([str(ROOT / "scripts/build-model.sh"), CONFIGS[flavor][harts], flavor],
                          check=True, capture_output=True, text=True)
     return out.stdout.strip()
 

@@ -55,7 +55,7 @@ def test_missing_program_file(tmp_path):
     ([], "no program given"),
     (["+bogus=1"], "unknown option '+bogus=1'"),
     (["+max-cycles=lots"], "+max-cycles wants a non-negative number, not 'lots'"),
-    (["+waves=x.fst"], "built without waveform support"),
+    (["+waves=x.fst", "prog.elf"], "built without waveform support"),
     (["a.elf", "b.elf"], "more than one program given"),
 ])
 def test_bad_usage(args, message):

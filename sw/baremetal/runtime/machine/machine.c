@@ -27,6 +27,10 @@ void hart_entry(unsigned long hartid)
 	csr_write(medeleg, (1UL << CAUSE_FETCH_PAGE_FAULT) | (1UL << CAUSE_LOAD_PAGE_FAULT) |
 			   (1UL << CAUSE_STORE_PAGE_FAULT));
 	csr_write(mideleg, 0);
+	/* Rocket resets neither mie nor mip: a random SSIP/SSIE would trap an
+	 * S-mode program into M-mode (the debug model's random state found it). */
+	csr_write(mie, 0);
+	csr_write(mip, 0);
 	csr_write(stvec, (unsigned long)s_trap_entry);
 	csr_write(satp, 0);
 	sfence_vma_all();

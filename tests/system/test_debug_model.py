@@ -1,0 +1,13 @@
+"""The debug model keeps rocket-chip's TileLink monitors and every RTL
+assertion live, with random initial state: programs that use our sim devices,
+VM and all harts must pass there without a single assertion firing."""
+import pytest
+
+from conftest import describe, model, program, run
+
+
+@pytest.mark.parametrize("name", ["hello", "sv39_unmap"])
+def test_program_passes_with_monitors_and_assertions(name):
+    r = run([model(2, "debug"), "+max-cycles=2000000", program("soc", name)], timeout=900)
+    assert r.status == 0, describe(r)
+    assert "Assertion failed" not in r.stdout + r.stderr, describe(r)
