@@ -1,7 +1,7 @@
 # Batched TLB shootdown prototype: top-level commands.
 #   make demo      build everything and boot OpenSBI + an S-mode payload on the 2-hart SoC
 #   make test      the test suite (what CI runs)
-#   make run PROGRAM=<elf> [HARTS=2|4] [MAX_CYCLES=N] [WAVES=1]
+#   make run PROGRAM=<elf> [HARTS=2|4] [MAX_CYCLES=N] [WAVES=1 [WAVES_FROM=C] [WAVES_TO=C]]
 #   make models    the tuned 2- and 4-hart Verilator models
 #   make bench-sim simulation speed: naive vs tuned vs debug models (build/results/sim-speed.csv)
 #   make sw        bare-metal programs and OpenSBI
@@ -41,14 +41,16 @@ demo: sw
 
 test: models sw
 	@scripts/build-model.sh Debug2HartConfig debug > /dev/null
+	@scripts/build-model.sh Sim2HartConfig waves > /dev/null
 	@venv=$$(scripts/setup.sh) && cd tests && $$venv/bin/python -m pytest $(PYTEST_ARGS)
 
 run: setup
-	@test -n "$(PROGRAM)" || { echo "usage: make run PROGRAM=<elf> [HARTS=2|4] [MAX_CYCLES=N] [WAVES=1]" >&2; exit 2; }
+	@test -n "$(PROGRAM)" || { echo "usage: make run PROGRAM=<elf> [HARTS=2|4] [MAX_CYCLES=N] [WAVES=1 [WAVES_FROM=C] [WAVES_TO=C]]" >&2; exit 2; }
 	@test -f "$(PROGRAM)" || { echo "make run: '$(PROGRAM)' does not exist" >&2; exit 2; }
 	@case "$(HARTS)" in 2|4) ;; *) echo "make run: HARTS must be 2 or 4, not '$(HARTS)'" >&2; exit 2;; esac
 	@sim=$$(scripts/build-model.sh Sim$(HARTS)HartConfig $(if $(WAVES),waves,tuned)) && \
-	$$sim +max-cycles=$(MAX_CYCLES) $(if $(WAVES),+waves=$(BUILD)/waves.fst) $(abspath $(PROGRAM))
+	$$sim +max-cycles=$(MAX_CYCLES) $(if $(WAVES),+waves=$(BUILD)/waves.fst \
+	  $(if $(WAVES_FROM),+waves-from=$(WAVES_FROM)) $(if $(WAVES_TO),+waves-to=$(WAVES_TO))) $(abspath $(PROGRAM))
 	@$(if $(WAVES),echo "waveform: $(BUILD)/waves.fst")
 
 bench-sim: sw

@@ -22,7 +22,9 @@ for harts in 2 4; do
   for run in "${RUNS[@]}"; do
     read -r build prefix cycles <<< "$run"
     sim=$("$ROOT/scripts/build-model.sh" "${prefix}${harts}HartConfig" "$build")
-    line=$("$sim" +quiet +max-cycles="$cycles" "$FW" 2>&1 >/dev/null | grep '^\[sim\]' | tail -1)
+    # the run ends at +max-cycles (status 124) on purpose
+    line=$({ "$sim" +quiet +max-cycles="$cycles" "$FW" 2>&1 >/dev/null || true; } | grep '^\[sim\]' | tail -1)
+    [ -n "$line" ] || die "no [sim] summary from $sim"
     # "[sim] timeout, status 124: N cycles in S s (K kHz)"
     read -r n s k <<< "$(sed -E 's/.*: ([0-9]+) cycles in ([0-9.]+) s \(([0-9.]+) kHz\)/\1 \2 \3/' <<< "$line")"
     echo "$build,$harts,$n,$s,$k" >> "$OUT"

@@ -9,8 +9,9 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BUILD = pathlib.Path(os.environ.get("BUILD", ROOT / "build"))
-CONFIGS = {"tuned": {2: "Sim2HartConfig", 4: "Sim4HartConfig"},
-           "debug": {2: "Debug2HartConfig", 4: "Debug4HartConfig"}}
+FAST_CONFIGS = {2: "Sim2HartConfig", 4: "Sim4HartConfig"}
+DEBUG_CONFIGS = {2: "Debug2HartConfig", 4: "Debug4HartConfig"}
+CONFIGS = {"tuned": FAST_CONFIGS, "waves": FAST_CONFIGS, "debug": DEBUG_CONFIGS, "naive": DEBUG_CONFIGS}
 TARGETS = [("soc", 2), ("soc", 4), ("qemu", 2), ("qemu", 4)]
 
 

@@ -62,3 +62,14 @@ def test_bad_usage(args, message):
     r = run([model(2), *args], timeout=60)
     assert r.status == EXIT_USAGE, describe(r)
     assert message in r.stderr, describe(r)
+
+
+def test_waves_cover_only_the_requested_window(tmp_path):
+    sim = model(2, "waves")
+    elf = program("soc", "hello")
+    full, window = tmp_path / "full.fst", tmp_path / "window.fst"
+    assert run([sim, f"+waves={full}", elf], timeout=300).status == 0
+    r = run([sim, f"+waves={window}", "+waves-from=5000", "+waves-to=6000", elf], timeout=300)
+    assert r.status == 0, describe(r)
+    assert window.read_bytes()[:1] == full.read_bytes()[:1] == b"\x00"  # FST header block
+    assert 0 < window.stat().st_size < full.stat().st_size / 4

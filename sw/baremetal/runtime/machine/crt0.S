@@ -6,6 +6,7 @@
  */
 #include "encoding.h"
 #include "platform.h"
+#include "start.inc"
 #include "trap_frame.inc"
 
 
@@ -16,16 +17,8 @@ _start:
 	li	t0, MAX_HARTS
 	bgeu	a0, t0, park
 
-	.option push
-	.option norelax
-	la	gp, __global_pointer$
-	.option pop
-
-	/* sp = top of this hart's stack; mscratch = top of its trap stack */
-	la	sp, _stacks_end
-	li	t0, STACK_SIZE
-	mul	t1, a0, t0
-	sub	sp, sp, t1
+	SETUP_GP_AND_STACK
+	/* mscratch = top of this hart's trap stack */
 	la	t2, _trap_stacks_end
 	sub	t2, t2, t1
 	csrw	mscratch, t2
@@ -33,13 +26,8 @@ _start:
 	csrw	mtvec, t0
 
 	bnez	a0, wait_boot
-	la	t0, __bss_start
-	la	t1, __bss_end
-1:	bgeu	t0, t1, 2f
-	sd	zero, 0(t0)
-	addi	t0, t0, 8
-	j	1b
-2:	mv	a0, a1
+	CLEAR_BSS
+	mv	a0, a1
 	call	runtime_boot
 	fence	rw, rw
 	la	t0, boot_done
