@@ -36,7 +36,7 @@ sw: setup
 
 demo: sw
 	@sim=$$(scripts/build-model.sh Sim$(HARTS)HartConfig tuned) && \
-	echo "==> OpenSBI $(notdir $(OPENSBI_OUT)) + S-mode payload on the $(HARTS)-hart Verilator SoC" && \
+	echo "==> booting OpenSBI and an S-mode payload (sw/baremetal/programs-sbi/sbi_hello.c) on the $(HARTS)-hart Verilator SoC" && \
 	$$sim $(OPENSBI_OUT)/fw_payload.elf
 
 test: models sw

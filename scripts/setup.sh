@@ -30,7 +30,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   run_logged "$BUILD/logs/apt-update.log" $SUDO apt-get update -q
   mkdir -p "$BUILD/logs"
-  run_logged "$BUILD/logs/apt-install.log" $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+  run_logged "$BUILD/logs/apt-install.log" $SUDO apt-get install -y -q "${missing[@]}"
 fi
 
 REQ="$ROOT/tests/requirements.txt"

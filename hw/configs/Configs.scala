@@ -36,11 +36,6 @@ class WithShootdownCores(n: Int, l1TLBEntries: Int = 32, l2TLBEntries: Int = 512
   }
 })
 
-/** satp.ASID bits the CSR file keeps. Rocket 1.2.6's TLBs carry no ASID tag. */
-class WithAsidBits(n: Int) extends Config((site, here, up) => {
-  case ASIdBits => n
-})
-
 /** Console and test finisher at QEMU `virt` addresses. */
 class WithSimDevices extends Config((site, here, up) => {
   case SimDevicesKey => Some(SimDevicesParams())
@@ -55,7 +50,6 @@ class WithoutDebugModule extends Config((site, here, up) => {
 class SimSoCBase extends Config(
   new WithSimDevices ++                        // console + finisher, QEMU virt addresses
   new WithoutDebugModule ++                    // no DTM in our harness
-  new WithAsidBits(16) ++                      // Sv39 satp.ASID is 16 bits
   new WithNoMMIOPort ++                        // devices live on the pbus instead
   new WithNoSlavePort ++                       // no external masters
   new WithDefaultMemPort ++                    // AXI4 DRAM at 0x8000_0000, 256 MiB

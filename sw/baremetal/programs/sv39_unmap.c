@@ -68,6 +68,18 @@ static long smode_main(void *arg)
 	return 0;
 }
 
+/* How many ASID bits satp keeps (WARL): write all ones, count what sticks. */
+static unsigned satp_asid_bits(void)
+{
+	csr_write(satp, vm_satp(root, 0xffff));
+	unsigned long asid = (csr_read(satp) >> 44) & 0xffff;
+	csr_write(satp, 0);
+	unsigned n = 0;
+	for (; asid; asid >>= 1)
+		n += asid & 1;
+	return n;
+}
+
 int main(unsigned long hartid)
 {
 	if (hartid == 0) {
@@ -80,6 +92,7 @@ int main(unsigned long hartid)
 			CHECK(leaves[i]);
 		}
 		fence();
+		printf("satp keeps %u ASID bits\n", satp_asid_bits());
 	}
 	barrier();
 	long r = run_in_smode(smode_main, 0);
