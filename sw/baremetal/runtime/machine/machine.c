@@ -8,6 +8,9 @@
 
 void smode_return(long value) __attribute__((noreturn));
 
+/* Every hart runs start-up in M-mode; hart 0 reads the device tree. */
+unsigned long boot_hart(void) { return 0; }
+
 void putchar_raw(int c)
 {
 	volatile uint8_t *uart = (volatile uint8_t *)UART_BASE;
@@ -35,7 +38,7 @@ void hart_entry(unsigned long hartid)
 	csr_write(satp, 0);
 	sfence_vma_all();
 	int status = main(hartid);
-	if (hartid == 0)
+	if (hartid == boot_hart())
 		exit(status);
 }
 
@@ -56,5 +59,3 @@ void m_trap(struct trap_frame *f)
 	unexpected_trap("M", cause, csr_read(mepc), csr_read(mtval));
 }
 
-
-unsigned long boot_hart(void) { return 0; }
