@@ -27,28 +27,28 @@ setup:
 	@scripts/setup.sh > /dev/null
 
 models: setup
-	@scripts/build-model.sh Sim2HartConfig tuned > /dev/null
-	@scripts/build-model.sh Sim4HartConfig tuned > /dev/null
+	@scripts/build-model.sh 2 tuned > /dev/null
+	@scripts/build-model.sh 4 tuned > /dev/null
 
 sw: setup
 	@for p in soc qemu sbi; do $(MAKE) -s -C sw/baremetal PLATFORM=$$p O=$(BAREMETAL)/$$p || exit 1; done
 	@sw/opensbi/build.sh $(BAREMETAL)/sbi/sbi_hello.bin $(OPENSBI_OUT)
 
 demo: sw
-	@sim=$$(scripts/build-model.sh Sim$(HARTS)HartConfig tuned) && \
+	@sim=$$(scripts/build-model.sh $(HARTS) tuned) && \
 	echo "==> booting OpenSBI and an S-mode payload (sw/baremetal/programs-sbi/sbi_hello.c) on the $(HARTS)-hart Verilator SoC" && \
 	$$sim $(OPENSBI_OUT)/fw_payload.elf
 
 test: models sw
-	@scripts/build-model.sh Debug2HartConfig debug > /dev/null
-	@scripts/build-model.sh Sim2HartConfig waves > /dev/null
+	@scripts/build-model.sh 2 debug > /dev/null
+	@scripts/build-model.sh 2 waves > /dev/null
 	@venv=$$(scripts/setup.sh) && cd tests && $$venv/bin/python -m pytest $(PYTEST_ARGS)
 
 run: setup
 	@test -n "$(PROGRAM)" || { echo "usage: make run PROGRAM=<elf> [HARTS=2|4] [MAX_CYCLES=N] [WAVES=1 [WAVES_FROM=C] [WAVES_TO=C]]" >&2; exit 2; }
 	@test -f "$(PROGRAM)" || { echo "make run: '$(PROGRAM)' does not exist" >&2; exit 2; }
 	@case "$(HARTS)" in 2|4) ;; *) echo "make run: HARTS must be 2 or 4, not '$(HARTS)'" >&2; exit 2;; esac
-	@sim=$$(scripts/build-model.sh Sim$(HARTS)HartConfig $(if $(WAVES),waves,tuned)) && \
+	@sim=$$(scripts/build-model.sh $(HARTS) $(if $(WAVES),waves,tuned)) && \
 	$$sim +max-cycles=$(MAX_CYCLES) $(if $(WAVES),+waves=$(BUILD)/waves.fst \
 	  $(if $(WAVES_FROM),+waves-from=$(WAVES_FROM)) $(if $(WAVES_TO),+waves-to=$(WAVES_TO))) $(abspath $(PROGRAM))
 	@$(if $(WAVES),echo "waveform: $(BUILD)/waves.fst")

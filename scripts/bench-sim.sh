@@ -11,17 +11,17 @@ FW="$BUILD/sw/opensbi/fw_payload.elf"
 OUT="$BUILD/results/sim-speed.csv"
 mkdir -p "$(dirname "$OUT")"
 
-# build   config prefix  cycles (fewer for the slow builds)
+# build  cycles (fewer for the slow builds)
 RUNS=(
-  "naive Debug 300000"
-  "debug Debug 300000"
-  "tuned Sim   3000000"
+  "naive 300000"
+  "debug 300000"
+  "tuned 3000000"
 )
 echo "build,harts,cycles,seconds,khz" > "$OUT"
 for harts in 2 4; do
   for run in "${RUNS[@]}"; do
-    read -r build prefix cycles <<< "$run"
-    sim=$("$ROOT/scripts/build-model.sh" "${prefix}${harts}HartConfig" "$build")
+    read -r build cycles <<< "$run"
+    sim=$("$ROOT/scripts/build-model.sh" "$harts" "$build")
     # the run ends at +max-cycles (status 124) on purpose
     line=$({ "$sim" +quiet +max-cycles="$cycles" "$FW" 2>&1 >/dev/null || true; } | grep '^\[sim\]' | tail -1)
     [ -n "$line" ] || die "no [sim] summary from $sim"

@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# build-model.sh CONFIG FLAVOR : prints the path of a Verilator model of
-# SimTop for a hw/configs config, building (and caching) what is missing:
+# build-model.sh HARTS FLAVOR : prints the path of a Verilator model of the
+# HARTS-hart SoC, building (and caching) what is missing:
 # boot ROM -> elaborated Verilog -> Verilator model.
+# tuned and waves models use Sim<N>HartConfig (no TileLink monitors), debug
+# and naive ones Debug<N>HartConfig (monitors); see sim/Makefile.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-CONFIG="${1:?usage: build-model.sh CONFIG FLAVOR}"
-FLAVOR="${2:?usage: build-model.sh CONFIG FLAVOR}"
-case "$FLAVOR" in tuned|waves|debug|naive) ;; *) die "unknown model flavour '$FLAVOR' (tuned, waves, debug, naive)";; esac
-grep -q "class $CONFIG " "$ROOT"/hw/configs/*.scala || die "no config class '$CONFIG' in hw/configs"
+HARTS="${1:?usage: build-model.sh HARTS FLAVOR}"
+FLAVOR="${2:?usage: build-model.sh HARTS FLAVOR}"
+case "$FLAVOR" in
+  tuned|waves) CONFIG="Sim${HARTS}HartConfig" ;;
+  debug|naive) CONFIG="Debug${HARTS}HartConfig" ;;
+  *) die "unknown model flavour '$FLAVOR' (tuned, waves, debug, naive)" ;;
+esac
+grep -q "class $CONFIG " "$ROOT"/hw/configs/*.scala || die "no $HARTS-hart SoC: no config class '$CONFIG' in hw/configs"
 
 # 1. Boot ROM (tiny, always rebuilt by make when its source changes).
 make -s -C "$ROOT/hw/bootrom" O="$BUILD/bootrom" >&2
@@ -20,7 +26,7 @@ ELAB_KEY=$(hash_inputs "$ROOT/build.sc" "$ROOT/.mill-version" "$ROOT/hw/soc" "$R
 VDIR="$CACHE/verilog/$CONFIG-$ELAB_KEY"
 if [ ! -f "$VDIR/SimTop.v" ]; then
   step "elaborating $CONFIG (Chisel -> Verilog, about 1-3 min, 3-4 GB RAM)"
-  mkdir -p "$CACHE/verilog" "$BUILD/logs"
+  mkdir -p "$CACHE/verilog"
   tmp="$VDIR.tmp.$$"
   rm -rf "$tmp"
   (cd "$ROOT" && run_logged "$BUILD/logs/elaborate-$CONFIG.log" \
@@ -42,7 +48,7 @@ if [ ! -x "$MDIR/sim" ]; then
     train=(TRAIN="$BUILD/sw/baremetal/soc/hello.elf $BUILD/sw/baremetal/soc/sv39_unmap.elf")
   fi
   step "building the $FLAVOR Verilator model of $CONFIG (about 2-5 min)"
-  mkdir -p "$CACHE/models" "$BUILD/logs"
+  mkdir -p "$CACHE/models"
   tmp="$MDIR.tmp.$$"
   rm -rf "$tmp"
   run_logged "$BUILD/logs/verilate-$CONFIG-$FLAVOR.log" \

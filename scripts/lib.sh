@@ -10,11 +10,12 @@ step() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # hash_inputs FILE|DIR... : one sha256 over the names and contents of the
-# files, in a stable order.
+# files, in a stable order. A missing path counts as an empty directory (git
+# does not keep empty ones, so a clone lacks what a work tree may have).
 hash_inputs() {
   local f
   for f in "$@"; do
-    if [ -d "$f" ]; then find "$f" -type f ! -name '*.pyc' | LC_ALL=C sort; else echo "$f"; fi
+    if [ -d "$f" ]; then find "$f" -type f ! -name '*.pyc' | LC_ALL=C sort; elif [ -e "$f" ]; then echo "$f"; fi
   done | while read -r f; do
     printf '%s\n' "${f#"$ROOT"/}"
     sha256sum < "$f"
@@ -25,6 +26,7 @@ hash_inputs() {
 run_logged() {
   local log="$1"; shift
   local start=$SECONDS
+  mkdir -p "$(dirname "$log")"
   if ! "$@" > "$log" 2>&1; then
     tail -n 40 "$log" >&2
     die "failed after $((SECONDS - start)) s: $* (full log: $log)"

@@ -29,7 +29,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   command -v apt-get >/dev/null || die "apt-get not found: install ${missing[*]} by hand"
   export DEBIAN_FRONTEND=noninteractive
   run_logged "$BUILD/logs/apt-update.log" $SUDO apt-get update -q
-  mkdir -p "$BUILD/logs"
   run_logged "$BUILD/logs/apt-install.log" $SUDO apt-get install -y -q "${missing[@]}"
 fi
 
@@ -37,7 +36,7 @@ REQ="$ROOT/tests/requirements.txt"
 VENV="$CACHE/venv-$(hash_inputs "$REQ" < /dev/null)"
 if [ ! -f "$VENV/.complete" ]; then
   step "creating the Python venv ($VENV)"
-  mkdir -p "$CACHE" "$BUILD/logs"
+  mkdir -p "$CACHE"
   rm -rf "$VENV"
   run_logged "$BUILD/logs/venv.log" bash -c "python3 -m venv '$VENV' && '$VENV/bin/pip' install -q -r '$REQ'"
   touch "$VENV/.complete"
@@ -45,7 +44,6 @@ fi
 
 if [ ! -d "$ROOT/out/hw/compile.dest/classes" ]; then
   step "fetching Mill, Rocket Chip and compiling hw/ (first time: about 1-2 min)"
-  mkdir -p "$BUILD/logs"
   (cd "$ROOT" && run_logged "$BUILD/logs/mill-compile.log" ./mill --no-server hw.compile)
 fi
 echo "$VENV"
