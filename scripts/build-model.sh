@@ -2,17 +2,24 @@
 # build-model.sh HARTS FLAVOR : prints the path of a Verilator model of the
 # HARTS-hart SoC, building (and caching) what is missing:
 # boot ROM -> elaborated Verilog -> Verilator model.
-# tuned and waves models use Sim<N>HartConfig (no TileLink monitors), debug
-# and naive ones Debug<N>HartConfig (monitors); see sim/Makefile.
+# Flavours (sim/Makefile has the compiler side):
+#   tuned, waves  Sim<N>HartConfig (shootdown unit, no TileLink monitors); tuned uses PGO
+#   debug, naive  Debug<N>HartConfig (shootdown unit, TileLink monitors)
+#   base          Base<N>HartConfig: no shootdown unit (area and software baseline), tuned without PGO
+#   ackearly      AckEarly<N>HartConfig: agents acknowledge before draining (a debug knob the
+#                 system tests must catch), tuned without PGO
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 HARTS="${1:?usage: build-model.sh HARTS FLAVOR}"
 FLAVOR="${2:?usage: build-model.sh HARTS FLAVOR}"
+SIMFLAVOR="$FLAVOR"
 case "$FLAVOR" in
   tuned|waves) CONFIG="Sim${HARTS}HartConfig" ;;
   debug|naive) CONFIG="Debug${HARTS}HartConfig" ;;
-  *) die "unknown model flavour '$FLAVOR' (tuned, waves, debug, naive)" ;;
+  base)        CONFIG="Base${HARTS}HartConfig"; SIMFLAVOR=tuned ;;
+  ackearly)    CONFIG="AckEarly${HARTS}HartConfig"; SIMFLAVOR=tuned ;;
+  *) die "unknown model flavour '$FLAVOR' (tuned, waves, debug, naive, base, ackearly)" ;;
 esac
 grep -q "class $CONFIG " "$ROOT"/hw/configs/*.scala || die "no $HARTS-hart SoC: no config class '$CONFIG' in hw/configs"
 
@@ -45,14 +52,14 @@ if [ ! -x "$MDIR/sim" ]; then
   if [ "$FLAVOR" = tuned ]; then
     # profile-guided optimisation, trained on bare-metal programs
     make -s -C "$ROOT/sw/baremetal" PLATFORM=soc O="$BUILD/sw/baremetal/soc" >&2
-    train=(TRAIN="$BUILD/sw/baremetal/soc/hello.elf $BUILD/sw/baremetal/soc/sv39_unmap.elf")
+    train=(TRAIN="$BUILD/sw/baremetal/soc/hello.elf $BUILD/sw/baremetal/soc/sv39_unmap.elf $BUILD/sw/baremetal/soc/shootdown_cases.elf")
   fi
   step "building the $FLAVOR Verilator model of $CONFIG (about 2-5 min)"
   mkdir -p "$CACHE/models"
   tmp="$MDIR.tmp.$$"
   rm -rf "$tmp"
   run_logged "$BUILD/logs/verilate-$CONFIG-$FLAVOR.log" \
-    make -C "$ROOT/sim" VERILOG="$VDIR" OUT="$tmp" FLAVOR="$FLAVOR" "${train[@]}"
+    make -C "$ROOT/sim" VERILOG="$VDIR" OUT="$tmp" FLAVOR="$SIMFLAVOR" "${train[@]}"
   rm -rf "$tmp/obj" "$tmp/profile"
   cp "$VDIR/SimTop.dts" "$tmp/"
   rm -rf "$MDIR" && mv "$tmp" "$MDIR"

@@ -6,6 +6,7 @@ import freechips.rocketchip.devices.debug.DebugModuleKey
 import freechips.rocketchip.rocket._
 import freechips.rocketchip.subsystem._
 import freechips.rocketchip.tile._
+import shootdown.devices.{ShootdownKey, ShootdownParams}
 import shootdown.soc.{SimDevicesKey, SimDevicesParams}
 
 /** `n` RV64IMAC harts with S and U mode, Sv39 and TLBs sized like an
@@ -36,6 +37,17 @@ class WithShootdownCores(n: Int, l1TLBEntries: Int = 32, l2TLBEntries: Int = 512
   }
 })
 
+/** The batched shootdown unit and a flush agent in every tile. */
+class WithBatchedShootdown(params: ShootdownParams = ShootdownParams()) extends Config((site, here, up) => {
+  case ShootdownKey => Some(params)
+})
+
+/** Debug knob: agents acknowledge before draining the hart's older accesses.
+  * Wrong on purpose; the system tests must catch it. */
+class WithShootdownAckBeforeDrain extends Config((site, here, up) => {
+  case ShootdownKey => up(ShootdownKey, site).map(_.copy(ackBeforeDrain = true))
+})
+
 /** Console and test finisher at QEMU `virt` addresses. */
 class WithSimDevices extends Config((site, here, up) => {
   case SimDevicesKey => Some(SimDevicesParams())
@@ -59,9 +71,17 @@ class SimSoCBase extends Config(
   new BaseSubsystemConfig)
 
 /** Debug builds keep rocket-chip's TileLink protocol monitors. */
-class Debug2HartConfig extends Config(new WithShootdownCores(2) ++ new SimSoCBase)
-class Debug4HartConfig extends Config(new WithShootdownCores(4) ++ new SimSoCBase)
+class Debug2HartConfig extends Config(new WithBatchedShootdown ++ new WithShootdownCores(2) ++ new SimSoCBase)
+class Debug4HartConfig extends Config(new WithBatchedShootdown ++ new WithShootdownCores(4) ++ new SimSoCBase)
 
 /** Fast builds drop the monitors. */
 class Sim2HartConfig extends Config(new WithoutTLMonitors ++ new Debug2HartConfig)
 class Sim4HartConfig extends Config(new WithoutTLMonitors ++ new Debug4HartConfig)
+
+/** The same SoCs without the unit: the baseline for area and for the
+  * software-only shootdown path. */
+class Base2HartConfig extends Config(new WithoutTLMonitors ++ new WithShootdownCores(2) ++ new SimSoCBase)
+class Base4HartConfig extends Config(new WithoutTLMonitors ++ new WithShootdownCores(4) ++ new SimSoCBase)
+
+/** Agents that acknowledge before draining (see WithShootdownAckBeforeDrain). */
+class AckEarly2HartConfig extends Config(new WithShootdownAckBeforeDrain ++ new Sim2HartConfig)

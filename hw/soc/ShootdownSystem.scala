@@ -7,16 +7,24 @@ import freechips.rocketchip.devices.tilelink._
 import freechips.rocketchip.diplomacy._
 import freechips.rocketchip.subsystem._
 import freechips.rocketchip.util.DontTouch
+import shootdown.tile.{HasShootdownTiles, HasShootdownTilesModuleImp}
 
-/** Rocket harts, CLINT, PLIC, boot ROM, one AXI4 memory port and the sim
-  * devices. Unlike rocket-chip's ExampleRocketSystem it has no MMIO or slave
-  * AXI port and no debug module, so it needs nothing from Spike's fesvr. */
-class ShootdownSystem(implicit p: Parameters) extends RocketSubsystem
+/** Rocket harts, CLINT, PLIC, boot ROM, one AXI4 memory port, the sim
+  * devices and (with WithBatchedShootdown) the shootdown unit with a flush
+  * agent in every tile. Unlike rocket-chip's ExampleRocketSystem it has no
+  * MMIO or slave AXI port and no debug module, so it needs nothing from
+  * Spike's fesvr. It is RocketSubsystem with HasShootdownTiles in place of
+  * HasRocketTiles. */
+class ShootdownSystem(implicit p: Parameters) extends BaseSubsystem
+    with HasShootdownTiles
     with HasHierarchicalBusTopology
     with HasAsyncExtInterrupts
     with CanHaveMasterAXI4MemPort
     with HasPeripheryBootROM
-    with CanHavePeripherySimDevices {
+    with CanHavePeripherySimDevices
+    with CanHavePeripheryBatchedShootdown {
+  val tiles = rocketTiles
+
   // OpenSBI and Linux read timebase-frequency from /cpus; rocket-chip 1.2.6
   // writes it only into each cpu node, and its /cpus device takes no extra
   // properties, so add it to the generated text.
@@ -35,12 +43,20 @@ object ShootdownSystem {
   }
 }
 
-class ShootdownSystemModuleImp[+L <: ShootdownSystem](_outer: L) extends RocketSubsystemModuleImp(_outer)
+class ShootdownSystemModuleImp[+L <: ShootdownSystem](_outer: L) extends BaseSubsystemModuleImp(_outer)
+    with HasResetVectorWire
+    with HasShootdownTilesModuleImp
+    with CanHavePeripheryBatchedShootdownModuleImp
     with HasRTCModuleImp
     with HasExtInterruptsModuleImp
     with HasPeripheryBootROMModuleImp
     with CanHavePeripherySimDevicesModuleImp
-    with DontTouch
+    with DontTouch {
+  tile_inputs.zip(outer.hartIdList).foreach { case (wire, i) =>
+    wire.hartid := i.U
+    wire.reset_vector := global_reset_vector
+  }
+}
 
 /** Top of the Verilator model. Ports (flattened by FIRRTL):
   * `mem_*` an AXI4 master for DRAM at 0x8000_0000, served by sim/axi_mem;

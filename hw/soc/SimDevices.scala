@@ -14,7 +14,8 @@ import freechips.rocketchip.tilelink._
   * OpenSBI drivers work on both. */
 case class SimDevicesParams(
   consoleAddress: BigInt = 0x10000000L,
-  finisherAddress: BigInt = 0x100000L)
+  finisherAddress: BigInt = 0x100000L,
+  delayRamAddress: BigInt = 0x11000000L)
 
 case object SimDevicesKey extends Field[Option[SimDevicesParams]](None)
 
@@ -152,6 +153,8 @@ trait CanHavePeripherySimDevices { this: BaseSubsystem =>
     console.node := pbus.coupleTo("sim-console") { TLFragmenter(pbus) := _ }
     finisher.node := pbus.coupleTo("sim-finisher") { TLFragmenter(pbus) := _ }
     SimDevicesTree.describe(console.device, finisher.device)
+    val delayRam = LazyModule(new SimDelayRam(params.delayRamAddress, pbus.beatBytes))
+    delayRam.node := pbus.coupleTo("sim-delay-ram") { TLFragmenter(pbus) := _ }
     (console, finisher)
   }
 }

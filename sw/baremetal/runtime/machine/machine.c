@@ -2,6 +2,7 @@
 #include "internal.h"
 
 #define RT_ECALL_RETURN_TO_M 0x0b7e0	/* must match machine/crt0.S */
+#define RT_ECALL_CALL_M 0x0b7e1
 #define UART_THR 0
 #define UART_LSR 5
 #define UART_LSR_THRE 0x20
@@ -56,6 +57,21 @@ void m_trap(struct trap_frame *f)
 	unsigned long cause = csr_read(mcause);
 	if (cause == CAUSE_ECALL_S && f->regs[17] == RT_ECALL_RETURN_TO_M)
 		smode_return((long)f->regs[11]);
+	if (cause == CAUSE_ECALL_S && f->regs[17] == RT_ECALL_CALL_M) {
+		long (*fn)(void *) = (long (*)(void *))f->regs[10];
+		f->regs[10] = (unsigned long)fn((void *)f->regs[11]);
+		csr_write(mepc, csr_read(mepc) + 4);
+		return;
+	}
 	unexpected_trap("M", cause, csr_read(mepc), csr_read(mtval));
 }
 
+
+long call_in_mmode(long (*fn)(void *), void *arg)
+{
+	register long a0 __asm__("a0") = (long)fn;
+	register long a1 __asm__("a1") = (long)arg;
+	register long a7 __asm__("a7") = RT_ECALL_CALL_M;
+	__asm__ volatile("ecall" : "+r"(a0) : "r"(a1), "r"(a7) : "memory");
+	return a0;
+}

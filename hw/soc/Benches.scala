@@ -1,0 +1,77 @@
+// Small tops for the cocotb unit benches (tests/cocotb/):
+//   ./mill hw.runMain shootdown.soc.ElaborateBench --top agent|unit --out DIR
+// `agent` is the FlushAgent alone; `unit` is the ShootdownUnit with its
+// register port, list-read port, agent links and interrupts as plain IOs
+// (TileLink monitors on both TileLink ports).
+package shootdown.soc
+
+import java.io.File
+import java.nio.file.{Files, Paths}
+
+import chisel3._
+import freechips.rocketchip.config.{Config, Parameters}
+import freechips.rocketchip.diplomacy._
+import freechips.rocketchip.interrupts._
+import freechips.rocketchip.subsystem.CacheBlockBytes
+import freechips.rocketchip.tilelink._
+import shootdown.devices.{AgentPort, ShootdownParams, ShootdownUnit}
+import shootdown.tile.FlushAgent
+
+object BenchParams {
+  val harts = 4
+  val memBase = BigInt(0x80000000L)
+  val memSize = BigInt(0x10000000L)
+  val unit = ShootdownParams(maxEntries = 4096, queueDepth = 4, ceiling = 64, listReads = 4, agentQueue = 16)
+}
+
+class UnitBench(implicit p: Parameters) extends LazyModule {
+  import BenchParams._
+  val unit = LazyModule(new ShootdownUnit(BenchParams.unit, harts, memBase, memSize, beatBytes = 8))
+  val cpu = TLClientNode(Seq(TLClientPortParameters(Seq(TLClientParameters("bench-cpu", sourceId = IdRange(0, 1))))))
+  val mem = TLManagerNode(Seq(TLManagerPortParameters(Seq(TLManagerParameters(
+    address     = Seq(AddressSet(memBase, memSize - 1)),
+    regionType  = RegionType.UNCACHED,
+    supportsGet = TransferSizes(1, 64),
+    mayDenyGet  = true)), beatBytes = 8)))
+  val irqSink = IntSinkNode(IntSinkPortSimple())
+  unit.regNode := cpu
+  mem := unit.listNode
+  irqSink := unit.intNode
+
+  lazy val module = new UnitBenchImp(this)
+}
+
+class UnitBenchImp(outer: UnitBench) extends LazyModuleImp(outer) {
+  val (cpuOut, _) = outer.cpu.out.head
+  val reg = IO(Flipped(chiselTypeOf(cpuOut)))
+  cpuOut <> reg
+  val (memIn, _) = outer.mem.in.head
+  val mem = IO(chiselTypeOf(memIn))
+  mem <> memIn
+  val agents = IO(chiselTypeOf(outer.unit.module.io.agents))
+  agents <> outer.unit.module.io.agents
+  val irq = IO(Output(UInt(BenchParams.harts.W)))
+  irq := outer.irqSink.in.head._1.asUInt
+}
+
+object ElaborateBench {
+  def main(args: Array[String]): Unit = {
+    val opts = args.grouped(2).collect { case Array(k, v) => k -> v }.toMap
+    val (top, out) = (opts.get("--top"), opts.get("--out")) match {
+      case (Some(t), Some(o)) if Set("agent", "unit")(t) => (t, o)
+      case _ =>
+        System.err.println("usage: ElaborateBench --top agent|unit --out DIR")
+        sys.exit(64)
+    }
+    new File(out).mkdirs()
+    implicit val p: Parameters = new Config((site, here, up) => {
+      case CacheBlockBytes => 64
+      case MonitorsEnabled => true
+    })
+    val gen: () => RawModule = top match {
+      case "agent" => () => new FlushAgent(BenchParams.unit.agentQueue)
+      case "unit"  => () => LazyModule(new UnitBench).module
+    }
+    chisel3.Driver.execute(Array("--target-dir", out, "--top-name", top), gen)
+  }
+}

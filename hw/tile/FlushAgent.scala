@@ -1,0 +1,115 @@
+// The per-hart flush agent: applies the unit's commands to its hart's TLBs
+// without the hart taking a trap, then drains the hart's older accesses and
+// acknowledges. It only speaks small bundles of its own; ShootdownTile adapts
+// them to Rocket's D$, ITLB and PTW ports, so the agent can be simulated alone.
+package shootdown.tile
+
+import chisel3._
+import chisel3.util._
+import shootdown.devices.{AgentPort, FlushCmd, ShootdownMap}
+
+/** An sfence.vma as Rocket's TLBs take it: rs1 = "one VA", rs2 = "one ASID". */
+class AgentSfence extends Bundle {
+  val rs1  = Bool()
+  val rs2  = Bool()
+  val vpn  = UInt(FlushCmd.vpnBits.W)
+  val asid = UInt(ShootdownMap.Entry.asidBits.W)
+}
+
+class FlushAgentIO extends Bundle {
+  val port = Flipped(new AgentPort)
+  /** To the DTLB, as an M_SFENCE through the D$ (ready: the D$ took it). */
+  val dtlb = Decoupled(new AgentSfence)
+  /** To the PTW (L2 TLB, PTE cache, in-flight walk); valid only in a cycle
+    * where `dtlb` fires or, at the end, with `itlb`. */
+  val ptw = Valid(new AgentSfence)
+  /** To the ITLB, once per request at the end. */
+  val itlb = Valid(new AgentSfence)
+  /** The core drives no sfence of its own to the ITLB/PTW this cycle. Those
+    * inputs take one request per cycle, so the agent waits for a free one. */
+  val sfenceFree = Input(Bool())
+  /** Hold the core's D$ requests off (the core replays them). */
+  val blockCore = Output(Bool())
+  /** The D$ has no access in flight (HellaCacheIO.ordered). */
+  val ordered = Input(Bool())
+}
+
+/** Per command: the PTW and DTLB are flushed in the same cycle (the DTLB a
+  * cycle later, inside the D$), so a walk that refills the DTLB in between
+  * finds the L2 TLB already flushed. At the end of a request: the ITLB gets a
+  * non-global flush (a full one if the request covered global mappings),
+  * twice, because a refill landing in the same cycle as a flush survives it;
+  * then the core's D$ port is held until the D$ reports `ordered`, so every
+  * access translated before the flush has been performed; then the ack.
+  *
+  * @param ackBeforeDrain debug knob: acknowledge as soon as the `end` command
+  *        arrives, before the queued flushes are applied and the hart's
+  *        accesses drained. Wrong on purpose, for the tests to catch. */
+class FlushAgent(queueDepth: Int, ackBeforeDrain: Boolean = false) extends Module {
+  val io = IO(new FlushAgentIO)
+
+  val q = Queue(io.port.cmd, queueDepth)
+  val c = q.bits
+
+  val sRun :: sItlb :: sDrain :: Nil = Enum(3)
+  val state = RegInit(sRun)
+  /** The request covered global mappings, so the ITLB needs a full flush. */
+  val coversGlobal = RegInit(false.B)
+  val itlbDone = RegInit(0.U(2.W))
+  val drainHold = RegInit(0.U(2.W))
+
+  val kindVaAll = ShootdownMap.Entry.kindVaAll.value.U
+  val kindAll = ShootdownMap.Entry.kindAll.value.U
+  val sf = Wire(new AgentSfence)
+  sf.rs1 := !c.kind(1)   // kinds 0 and 1 name a VA
+  sf.rs2 := !c.kind(0)   // kinds 0 and 2 name an ASID
+  sf.vpn := c.vpn
+  sf.asid := c.asid
+
+  val flushing = state === sRun && q.valid && !c.end
+  io.dtlb.valid := flushing && io.sfenceFree
+  io.dtlb.bits := sf
+
+  val itlb = Wire(new AgentSfence)
+  itlb.rs1 := false.B
+  itlb.rs2 := !coversGlobal
+  itlb.vpn := 0.U
+  itlb.asid := c.asid
+  io.itlb.valid := state === sItlb && io.sfenceFree
+  io.itlb.bits := itlb
+
+  io.ptw.valid := io.dtlb.fire()
+  io.ptw.bits := sf
+
+  q.ready := state === sRun && (c.end || io.dtlb.fire())
+  when (io.dtlb.fire() && (c.kind === kindVaAll || c.kind === kindAll)) { coversGlobal := true.B }
+  when (state === sRun && q.valid && c.end) {
+    state := sItlb
+    itlbDone := 0.U
+  }
+
+  val ack = WireDefault(false.B)
+  when (io.itlb.valid) {
+    itlbDone := itlbDone + 1.U
+    when (itlbDone === 1.U) {
+      state := sDrain
+      drainHold := 0.U
+    }
+  }
+
+  // Hold the core off for two cycles before trusting `ordered`: an access the
+  // D$ accepted in the cycle the hold began is in its stage 1 only then.
+  io.blockCore := state === sDrain
+  when (state === sDrain) {
+    when (drainHold =/= 2.U) { drainHold := drainHold + 1.U }
+    .elsewhen (io.ordered) {
+      ack := true.B
+      state := sRun
+    }
+  }
+  when (ack) { coversGlobal := false.B }
+
+  val earlyAck = io.port.cmd.fire() && io.port.cmd.bits.end
+  io.port.ack := (if (ackBeforeDrain) earlyAck else ack)
+  io.port.busy := state =/= sRun || q.valid
+}

@@ -1,0 +1,128 @@
+// A Rocket tile with a flush agent, and the subsystem trait that builds it.
+// The agent reaches Rocket only through seams rocket-chip 1.2.6 has: the
+// RocketTile auxiliary constructor, a module subclass that re-drives the
+// ITLB/PTW sfence inputs and the core's D$ arbiter port after the parent's
+// connections (last connect wins), and the public dcacheArb/ptw/core vals.
+// See docs/rocket-flush-seams.md.
+package shootdown.tile
+
+import chisel3._
+import chisel3.util._
+import freechips.rocketchip.config.Parameters
+import freechips.rocketchip.devices.debug.{HasPeripheryDebug, HasPeripheryDebugModuleImp}
+import freechips.rocketchip.devices.tilelink.{CanHavePeripheryCLINT, CanHavePeripheryPLIC}
+import freechips.rocketchip.diplomacy._
+import freechips.rocketchip.diplomaticobjectmodel.logicaltree._
+import freechips.rocketchip.rocket._
+import freechips.rocketchip.subsystem._
+import freechips.rocketchip.tile._
+import shootdown.devices.{AgentPort, ShootdownKey}
+
+class ShootdownTile(
+    params: RocketTileParams,
+    crossing: RocketCrossingParams,
+    lookup: LookupByHartIdImpl,
+    logicalTreeNode: LogicalTreeNode)(implicit p: Parameters)
+  extends RocketTile(params, crossing, lookup, logicalTreeNode) {
+  override lazy val module = new ShootdownTileModuleImp(this)
+}
+
+class ShootdownTileModuleImp(outer: ShootdownTile) extends RocketTileModuleImp(outer) {
+  private val prm = outer.p(ShootdownKey).get
+
+  /** The link from the shootdown unit. */
+  val shootdown = IO(Flipped(new AgentPort))
+
+  val agent = Module(new FlushAgent(prm.agentQueue, prm.ackBeforeDrain))
+  agent.io.port <> shootdown
+
+  /** A sign-extended VA, as the core puts on its D$ port. */
+  private def vaddr(vpn: UInt, width: Int): UInt = {
+    val va = Cat(vpn, 0.U(pgIdxBits.W))(vaddrBits - 1, 0)
+    Cat(Fill(width - vaddrBits, va(vaddrBits - 1)), va)
+  }
+  private def sfenceReq(s: AgentSfence): SFenceReq = {
+    val r = Wire(new SFenceReq()(outer.p))
+    r.rs1 := s.rs1
+    r.rs2 := s.rs2
+    r.addr := Cat(s.vpn, 0.U(pgIdxBits.W))(vaddrBits - 1, 0)
+    r.asid := s.asid
+    r
+  }
+
+  // ITLB and PTW: one sfence input each, shared with the core's WB-stage
+  // sfence.vma. The core's always wins; the agent waits a cycle.
+  val coreSfence = core.io.imem.sfence
+  agent.io.sfenceFree := !coreSfence.valid
+  val frontendCpu = outer.frontend.module.io.cpu
+  when (agent.io.itlb.valid) {
+    frontendCpu.sfence.valid := true.B
+    frontendCpu.sfence.bits := sfenceReq(agent.io.itlb.bits)
+  }
+  frontendCpu.might_request := core.io.imem.might_request || agent.io.itlb.valid
+  when (agent.io.ptw.valid) {
+    ptw.io.dpath.sfence.valid := true.B
+    ptw.io.dpath.sfence.bits := sfenceReq(agent.io.ptw.bits)
+  }
+
+  // DTLB: an M_SFENCE on the core's own D$ arbiter port, taking precedence
+  // over the core, which sees `ready` low and replays its access. The D$
+  // applies it in its stage 1, one cycle after it is accepted.
+  private val coreIdx = dcachePorts.indexWhere(_ eq core.io.dmem)
+  require(coreIdx >= 0, "the core's D$ port is not in the arbiter list")
+  val dport = dcacheArb.io.requestor(coreIdx)
+  agent.io.dtlb.ready := dport.req.ready
+  when (agent.io.dtlb.valid || agent.io.blockCore) {
+    core.io.dmem.req.ready := false.B
+    dport.req.valid := agent.io.dtlb.valid
+    dport.req.bits := 0.U.asTypeOf(dport.req.bits)
+    dport.req.bits.cmd := M_SFENCE
+    dport.req.bits.size := Cat(agent.io.dtlb.bits.rs2, agent.io.dtlb.bits.rs1)
+    dport.req.bits.addr := vaddr(agent.io.dtlb.bits.vpn, dport.req.bits.addr.getWidth)
+  }
+  val agentInS1 = RegNext(agent.io.dtlb.fire(), false.B)
+  val asidInS1 = RegEnable(agent.io.dtlb.bits.asid, agent.io.dtlb.fire())
+  when (agentInS1) {
+    // The core drives s1_kill high when its own stage is empty.
+    dport.s1_kill := false.B
+    dport.s1_data.data := asidInS1
+    dport.s1_data.mask := 0.U
+  }
+  agent.io.ordered := dport.ordered
+}
+
+/** HasRocketTiles with ShootdownTile in place of RocketTile when the unit is
+  * configured. rocket-chip 1.2.6 hard-codes `new RocketTile` in that trait,
+  * so this is its tile-building part written again against the same
+  * (protected) HasTiles helpers. */
+trait HasShootdownTiles extends HasTiles
+    with CanHavePeripheryPLIC
+    with CanHavePeripheryCLINT
+    with HasPeripheryDebug { this: BaseSubsystem =>
+  val module: HasShootdownTilesModuleImp
+
+  protected val rocketTileParams = p(RocketTilesKey)
+  private val crossings = perTileOrGlobalSetting(p(RocketCrossingKey), rocketTileParams.size)
+
+  val rocketTiles: Seq[RocketTile] = rocketTileParams.zip(crossings).map { case (tp, crossing) =>
+    val lookup = PriorityMuxHartIdFromSeq(rocketTileParams)
+    val tile = LazyModule(
+      if (p(ShootdownKey).isDefined) new ShootdownTile(tp, crossing, lookup, logicalTreeNode)
+      else new RocketTile(tp, crossing, lookup, logicalTreeNode))
+    connectMasterPortsToSBus(tile, crossing)
+    connectSlavePortsToCBus(tile, crossing)
+    connectInterrupts(tile, debugOpt, clintOpt, plicOpt)
+    LogicalModuleTree.add(logicalTreeNode, tile.rocketLogicalTree)
+    tile
+  }
+
+  /** The tiles with an agent, indexed by hart id. */
+  def shootdownTiles: Seq[ShootdownTile] =
+    rocketTiles.collect { case t: ShootdownTile => t }.sortBy(_.tileParams.hartId)
+
+  def coreMonitorBundles = rocketTiles.map(_.module.core.rocketImpl.coreMonitorBundle).toList
+}
+
+trait HasShootdownTilesModuleImp extends HasTilesModuleImp with HasPeripheryDebugModuleImp {
+  val outer: HasShootdownTiles
+}

@@ -1,0 +1,45 @@
+"""Launches the cocotb benches (agent_tb.py, unit_tb.py) on Verilator from
+pytest. Each runs with a fresh random seed unless COCOTB_SEED is set; a
+failure names the seed, and COCOTB_SEED=<seed> replays it."""
+import os
+import pathlib
+import random
+import subprocess
+
+import pytest
+from cocotb.runner import get_results, get_runner
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+BUILD = pathlib.Path(os.environ.get("BUILD", ROOT / "build"))
+
+BENCHES = {
+    # bench top: (Verilog top module, cocotb test module)
+    "agent": ("FlushAgent", "agent_tb"),
+}
+
+
+def bench_sources(top):
+    out = subprocess.run([str(ROOT / "scripts/build-bench.sh"), top], check=True, capture_output=True, text=True)
+    d = pathlib.Path(out.stdout.strip())
+    return sorted(d.glob("*.v")), d
+
+
+@pytest.mark.parametrize("top", sorted(BENCHES))
+def test_bench(top):
+    module, tests = BENCHES[top]
+    sources, vdir = bench_sources(top)
+    build_dir = BUILD / "cocotb" / f"{top}-{vdir.name}"
+    runner = get_runner("verilator")
+    runner.build(verilog_sources=sources, hdl_toplevel=module, build_dir=build_dir,
+                 build_args=["--no-timing", "-Wno-fatal", "-Wno-lint", "-Wno-style", "-O2"],
+                 log_file=build_dir / "build.log")
+    seed = int(os.environ.get("COCOTB_SEED", random.randrange(1 << 31)))
+    results = runner.test(hdl_toplevel=module, test_module=tests, build_dir=build_dir,
+                          test_dir=build_dir, seed=seed,
+                          extra_env={"PYTHONPATH": os.pathsep.join([str(HERE), str(ROOT / "tests/models")])},
+                          log_file=build_dir / "test.log")
+    total, failed = get_results(results)
+    assert total > 0 and failed == 0, (
+        f"{failed} of {total} {top} bench tests failed with seed {seed} "
+        f"(replay: COCOTB_SEED={seed}); log: {build_dir / 'test.log'}")

@@ -1,0 +1,250 @@
+"""Reference model of the batched shootdown unit and its flush agents, in plain
+Python, written from docs/shootdown-unit.md and the generated register map
+(not from the RTL). The cocotb benches check the RTL against it.
+
+The unit model is transaction-level: it says what a SUBMIT may answer, what
+commands a request must broadcast, and how STATUS, ERROR and the counters
+must look after each completion. Where the RTL's timing legitimately decides
+(a queue that is full or not yet drained, list blocks answered out of order),
+it returns every legal outcome instead of one.
+"""
+from collections import Counter, deque
+from dataclasses import dataclass, field
+
+# Entry format and codes (docs/shootdown-registers.md).
+KIND_VA_ASID, KIND_VA_ALL, KIND_ASID, KIND_ALL = 0, 1, 2, 3
+SIZE_LOG2 = {0: 12, 1: 21, 2: 30}
+ERR_BAD_TARGETS, ERR_BAD_COUNT, ERR_BAD_ALIGN, ERR_BAD_RANGE, ERR_BAD_ENTRY, ERR_BUS = 1, 2, 3, 4, 5, 6
+VPN_BITS = 36
+VPN_MASK = (1 << VPN_BITS) - 1
+ENTRY_BYTES = 8
+
+# Channel register offsets.
+CH_TARGETS, CH_LIST, CH_COUNT, CH_SUBMIT, CH_STATUS, CH_ERROR, CH_ACKED, CH_IRQ_ENABLE, CH_IRQ_PENDING = (
+    0x00, 0x08, 0x10, 0x18, 0x20, 0x28, 0x30, 0x38, 0x40)
+G_INFO, G_CEILING, G_REQUESTS, G_ENTRIES, G_PAGES, G_FALLBACKS, G_ERRORS, G_AGENT_CYCLES = (
+    0x000, 0x008, 0x010, 0x018, 0x020, 0x028, 0x030, 0x100)
+PAGE = 0x1000
+
+
+def channel_base(hart):
+    return PAGE * (1 + hart)
+
+
+@dataclass(frozen=True)
+class Entry:
+    kind: int
+    size: int
+    pages: int          # 1..256
+    va: int             # VA[47:12] in place
+    asid: int
+
+    def encode(self):
+        return (self.kind | self.size << 2 | (self.pages - 1) << 4 | (self.va & 0xFFFFFFFFF000)
+                | self.asid << 48)
+
+    @staticmethod
+    def decode(word):
+        return Entry(kind=word & 3, size=(word >> 2) & 3, pages=((word >> 4) & 0xFF) + 1,
+                     va=word & 0xFFFFFFFFF000, asid=(word >> 48) & 0xFFFF)
+
+
+@dataclass(frozen=True)
+class Cmd:
+    """One command as an agent receives it, in canonical form: fields a kind
+    does not use are None (the RTL may send anything there)."""
+    end: bool
+    kind: int = KIND_ALL
+    vpn: int = None
+    asid: int = None
+
+    @staticmethod
+    def of(end, kind, vpn, asid):
+        if end:
+            return Cmd(True, None, None, None)
+        return Cmd(False, kind,
+                   vpn if kind in (KIND_VA_ASID, KIND_VA_ALL) else None,
+                   asid if kind in (KIND_VA_ASID, KIND_ASID) else None)
+
+
+END = Cmd(True, None, None, None)
+FULL = Cmd(False, KIND_ALL, None, None)
+
+
+def entry_cmds(e):
+    """The commands one well-formed entry expands into."""
+    if e.kind in (KIND_VA_ASID, KIND_VA_ALL):
+        shift = SIZE_LOG2[e.size] - 12
+        vpn = e.va >> 12
+        return [Cmd.of(False, e.kind, (vpn + (i << shift)) & VPN_MASK, e.asid) for i in range(e.pages)]
+    return [Cmd.of(False, e.kind, e.va >> 12, e.asid)]
+
+
+@dataclass
+class Outcome:
+    """What a request must look like to its targets."""
+    exact: list = None          # the command sequence, if fixed
+    pages_before_full: set = None  # else: allowed multisets of commands before one final FULL
+    error: int = 0
+    fallback: bool = False
+    entries_done: range = range(0, 1)
+
+
+def expected_outcome(entries, ceiling, bus_error=False):
+    """Commands (without the END) a request with these list entries must
+    broadcast. Blocks of the list may be answered in any order, so apart from
+    the fixed cases the check is on multisets."""
+    count = len(entries)
+    if count > ceiling:
+        return Outcome(exact=[FULL], fallback=True, entries_done=range(0, 1))
+    full = []
+    bad = None
+    for i, e in enumerate(entries):
+        if e.kind in (KIND_VA_ASID, KIND_VA_ALL) and e.size == 3:
+            bad = i
+            break
+        full.extend(entry_cmds(e))
+    pages = sum(1 for c in full if c.kind in (KIND_VA_ASID, KIND_VA_ALL))
+    if bad is None and not bus_error and pages <= ceiling:
+        return Outcome(exact=full, entries_done=range(count, count + 1))
+    # Any of these may have been executed before the full flush replaced
+    # the rest: the pages of well-formed entries, at most `ceiling` per-VA.
+    good = Counter()
+    for e in entries:
+        if not (e.kind in (KIND_VA_ASID, KIND_VA_ALL) and e.size == 3):
+            good.update(entry_cmds(e))
+    if bad is not None or bus_error:
+        err = ERR_BAD_ENTRY if bad is not None else ERR_BUS
+        return Outcome(pages_before_full=good, error=err, entries_done=range(0, count + 1),
+                       fallback=False)
+    return Outcome(pages_before_full=good, fallback=True, entries_done=range(0, count + 1))
+
+
+def check_stream(outcome, cmds, ceiling):
+    """None if `cmds` (a request's commands, END excluded) is legal, else why not."""
+    if outcome.exact is not None:
+        if outcome.error == 0 and not outcome.fallback:
+            if Counter(cmds) != Counter(outcome.exact):
+                return f"commands {cmds} are not the expansion {outcome.exact}"
+            return None
+        return None if cmds == outcome.exact else f"commands {cmds}, want {outcome.exact}"
+    if not cmds or cmds[-1] != FULL:
+        return f"a request that falls back must end with one full flush, got {cmds[-3:]}"
+    before = Counter(cmds[:-1])
+    if before - outcome.pages_before_full:
+        return f"commands {sorted(before - outcome.pages_before_full, key=str)} are not in the list"
+    per_va = sum(n for c, n in before.items() if c.kind in (KIND_VA_ASID, KIND_VA_ALL))
+    if per_va > ceiling:
+        return f"{per_va} per-VA commands before the full flush, above the ceiling {ceiling}"
+    if outcome.fallback and outcome.error == 0 and per_va != ceiling:
+        return f"a request over the ceiling must flush exactly {ceiling} pages first, not {per_va}"
+    return None
+
+
+@dataclass
+class Request:
+    chan: int
+    ticket: int
+    targets: int
+    list_addr: int
+    count: int
+    entries: list = field(default_factory=list)
+
+
+class UnitModel:
+    def __init__(self, harts, max_entries, queue_depth, ceiling, mem_base, mem_size):
+        self.harts, self.max_entries, self.queue_depth = harts, max_entries, queue_depth
+        self.ceiling, self.mem_base, self.mem_size = ceiling, mem_base, mem_size
+        self.regs = [{CH_TARGETS: 0, CH_LIST: 0, CH_COUNT: 0} for _ in range(harts)]
+        self.posted = [0] * harts
+        self.done = [0] * harts
+        self.err_word = [0] * harts
+        self.pending = [deque() for _ in range(harts)]   # submitted, not completed
+        self.counters = Counter()
+        self.entries_lo = self.entries_hi = 0
+
+    def validate(self, chan):
+        r = self.regs[chan]
+        targets, lst, count = r[CH_TARGETS], r[CH_LIST], r[CH_COUNT]
+        if targets == 0 or targets >> self.harts:
+            return ERR_BAD_TARGETS
+        if count == 0 or count > self.max_entries:
+            return ERR_BAD_COUNT
+        if lst % ENTRY_BYTES:
+            return ERR_BAD_ALIGN
+        if lst < self.mem_base or lst + ENTRY_BYTES * count > self.mem_base + self.mem_size:
+            return ERR_BAD_RANGE
+        return 0
+
+    def submit_answers(self, chan):
+        """Every answer SUBMIT may legally give now."""
+        code = self.validate(chan)
+        if code:
+            return {(1 << 64) - code}
+        out = len(self.pending[chan])
+        answers = set()
+        if out < self.queue_depth + 1:   # +1: the engine may hold one already
+            answers.add(self.posted[chan] + 1)
+        if out >= self.queue_depth:
+            answers.add(0)
+        return answers
+
+    def submitted(self, chan, answer, entries):
+        """Record the answer the RTL gave (one of submit_answers)."""
+        if answer >> 63:
+            code = (1 << 64) - answer
+            self.err_word[chan] = code << 32
+            self.counters["errors"] += 1
+            return None
+        if answer == 0:
+            return None
+        r = self.regs[chan]
+        self.posted[chan] = answer
+        req = Request(chan, answer, r[CH_TARGETS], r[CH_LIST], r[CH_COUNT], entries)
+        self.pending[chan].append(req)
+        return req
+
+    def heads(self):
+        return [q[0] for q in self.pending if q]
+
+    def completed(self, req, outcome, cmds):
+        """The RTL completed `req` (the head of its channel) having broadcast
+        `cmds`; returns None or what is wrong."""
+        q = self.pending[req.chan]
+        if not q or q[0] is not req:
+            return f"channel {req.chan} completed ticket {req.ticket} out of order"
+        q.popleft()
+        self.done[req.chan] = req.ticket
+        if outcome.error:
+            self.err_word[req.chan] = outcome.error << 32 | req.ticket
+            self.counters["errors"] += 1
+        self.counters["requests"] += 1
+        self.counters["pages"] += len(cmds)
+        self.counters["fallbacks"] += int(outcome.fallback)
+        self.entries_lo += outcome.entries_done.start
+        self.entries_hi += outcome.entries_done.stop - 1
+        return check_stream(outcome, cmds, self.ceiling)
+
+    def status(self, chan):
+        idle = self.posted[chan] == self.done[chan]
+        return self.done[chan] | int(idle) << 32
+
+
+# ---------------------------------------------------------------- agent
+
+def agent_events(cmds):
+    """What a flush agent must do for a command stream, in order:
+    ("flush", rs1, rs2, vpn, asid) once per command on the DTLB and PTW
+    together, then per END two ("itlb", rs2) and one ("ack",)."""
+    events = []
+    covers_global = False
+    for c in cmds:
+        if c["end"]:
+            events += [("itlb", int(not covers_global))] * 2 + [("ack",)]
+            covers_global = False
+            continue
+        kind = c["kind"]
+        events.append(("flush", int(kind in (KIND_VA_ASID, KIND_VA_ALL)),
+                       int(kind in (KIND_VA_ASID, KIND_ASID)), c["vpn"], c["asid"]))
+        covers_global |= kind in (KIND_VA_ALL, KIND_ALL)
+    return events

@@ -1,0 +1,91 @@
+"""The reference model on its own: its constants agree with the generated C
+header (written from the Scala register map), and its expansion rules say
+what docs/shootdown-unit.md says."""
+import pathlib
+import re
+
+import pytest
+
+import shootdown_ref as ref
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def header_defines():
+    text = (ROOT / "sw/include/tlb_shootdown_regs.h").read_text()
+    return {m[0]: int(m[1], 0) for m in re.findall(r"#define TLBSD_(\w+)\s+(0x[0-9a-f]+|\d+)(?:UL)?\b", text)}
+
+
+def test_model_constants_match_the_generated_header():
+    h = header_defines()
+    assert (h["KIND_VA_ASID"], h["KIND_VA_ALL"], h["KIND_ASID"], h["KIND_ALL"]) == (
+        ref.KIND_VA_ASID, ref.KIND_VA_ALL, ref.KIND_ASID, ref.KIND_ALL)
+    assert (h["ERR_BAD_TARGETS"], h["ERR_BAD_COUNT"], h["ERR_BAD_ALIGN"], h["ERR_BAD_RANGE"],
+            h["ERR_BAD_ENTRY"], h["ERR_BUS"]) == (
+        ref.ERR_BAD_TARGETS, ref.ERR_BAD_COUNT, ref.ERR_BAD_ALIGN, ref.ERR_BAD_RANGE,
+        ref.ERR_BAD_ENTRY, ref.ERR_BUS)
+    for name, off in [("CH_TARGETS", ref.CH_TARGETS), ("CH_LIST", ref.CH_LIST), ("CH_COUNT", ref.CH_COUNT),
+                      ("CH_SUBMIT", ref.CH_SUBMIT), ("CH_STATUS", ref.CH_STATUS), ("CH_ERROR", ref.CH_ERROR),
+                      ("CH_ACKED", ref.CH_ACKED), ("CTR_PAGES", ref.G_PAGES), ("CEILING", ref.G_CEILING)]:
+        assert h[name] == off, name
+    assert h["ENTRY_VA_MASK"] == 0xFFFFFFFFF000
+    assert (h["ENTRY_SIZE_SHIFT"], h["ENTRY_PAGES_SHIFT"], h["ENTRY_ASID_SHIFT"]) == (2, 4, 48)
+
+
+def test_entry_round_trip():
+    e = ref.Entry(ref.KIND_VA_ASID, 1, 256, 0x7F_FFE0_0000, 0xABCD)
+    assert ref.Entry.decode(e.encode()) == e
+
+
+def test_range_entry_steps_by_its_page_size():
+    e = ref.Entry(ref.KIND_VA_ALL, 1, 3, 0x4000_0000, 7)
+    vpns = [c.vpn for c in ref.entry_cmds(e)]
+    assert vpns == [0x40000, 0x40200, 0x40400]
+    assert all(c.asid is None for c in ref.entry_cmds(e))   # VA_ALL names no ASID
+
+
+def test_ceiling_rules():
+    page = ref.Entry(ref.KIND_VA_ASID, 0, 1, 0x1000, 1)
+    assert ref.expected_outcome([page] * 5, ceiling=4).exact == [ref.FULL]       # more entries than the ceiling
+    o = ref.expected_outcome([ref.Entry(ref.KIND_VA_ASID, 0, 6, 0x1000, 1)], ceiling=4)
+    cmds = ref.entry_cmds(ref.Entry(ref.KIND_VA_ASID, 0, 4, 0x1000, 1)) + [ref.FULL]
+    assert ref.check_stream(o, cmds, 4) is None                                   # 4 pages, then all
+    assert ref.check_stream(o, cmds[1:], 4) is not None                           # 3 pages is wrong
+    assert ref.expected_outcome([page] * 4, ceiling=4).exact == [page_cmd for page_cmd in ref.entry_cmds(page)] * 4
+
+
+def test_bad_size_becomes_a_full_flush_with_an_error():
+    o = ref.expected_outcome([ref.Entry(ref.KIND_VA_ASID, 3, 1, 0x1000, 1)], ceiling=64)
+    assert o.error == ref.ERR_BAD_ENTRY
+    assert ref.check_stream(o, [ref.FULL], 64) is None
+    assert ref.check_stream(o, [], 64) is not None
+
+
+@pytest.mark.parametrize("code,regs", [
+    (ref.ERR_BAD_TARGETS, {ref.CH_TARGETS: 0}),
+    (ref.ERR_BAD_TARGETS, {ref.CH_TARGETS: 1 << 4}),
+    (ref.ERR_BAD_COUNT, {ref.CH_COUNT: 0}),
+    (ref.ERR_BAD_COUNT, {ref.CH_COUNT: 4097}),
+    (ref.ERR_BAD_ALIGN, {ref.CH_LIST: 0x8000_0004}),
+    (ref.ERR_BAD_RANGE, {ref.CH_LIST: 0x1000}),
+    (ref.ERR_BAD_RANGE, {ref.CH_LIST: 0x9000_0000 - 8, ref.CH_COUNT: 2}),
+])
+def test_submit_errors(code, regs):
+    m = ref.UnitModel(harts=4, max_entries=4096, queue_depth=4, ceiling=64, mem_base=0x8000_0000,
+                      mem_size=0x1000_0000)
+    m.regs[0].update({ref.CH_TARGETS: 1, ref.CH_LIST: 0x8000_0000, ref.CH_COUNT: 1})
+    m.regs[0].update(regs)
+    assert m.submit_answers(0) == {(1 << 64) - code}
+
+
+def test_queue_pushes_back_only_when_full():
+    m = ref.UnitModel(harts=2, max_entries=4096, queue_depth=2, ceiling=64, mem_base=0x8000_0000,
+                      mem_size=0x1000_0000)
+    m.regs[1].update({ref.CH_TARGETS: 3, ref.CH_LIST: 0x8000_0000, ref.CH_COUNT: 1})
+    assert m.submit_answers(1) == {1}
+    m.submitted(1, 1, [])
+    m.submitted(1, 2, [])
+    assert m.submit_answers(1) == {3, 0}   # the engine may or may not hold ticket 1
+    m.submitted(1, 3, [])
+    assert m.submit_answers(1) == {0}
+    assert m.status(1) == 0                # nothing done, not idle
