@@ -16,6 +16,7 @@ BUILD = pathlib.Path(os.environ.get("BUILD", ROOT / "build"))
 BENCHES = {
     # bench top: (Verilog top module, cocotb test module)
     "agent": ("FlushAgent", "agent_tb"),
+    "unit": ("UnitBench", "unit_tb"),
 }
 
 

@@ -114,7 +114,8 @@ def expected_outcome(entries, ceiling, bus_error=False):
         if not (e.kind in (KIND_VA_ASID, KIND_VA_ALL) and e.size == 3):
             good.update(entry_cmds(e))
     if bad is not None or bus_error:
-        err = ERR_BAD_ENTRY if bad is not None else ERR_BUS
+        # A list the bus refuses is never decoded: the bus error wins.
+        err = ERR_BUS if bus_error else ERR_BAD_ENTRY
         return Outcome(pages_before_full=good, error=err, entries_done=range(0, count + 1),
                        fallback=False)
     return Outcome(pages_before_full=good, fallback=True, entries_done=range(0, count + 1))
