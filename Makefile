@@ -3,7 +3,9 @@
 #   make test      the test suite (what CI runs)
 #   make run PROGRAM=<elf> [HARTS=2|4] [MAX_CYCLES=N] [WAVES=1 [WAVES_FROM=C] [WAVES_TO=C]]
 #   make models    the tuned 2- and 4-hart Verilator models
+#   make bench     the unit vs a software shootdown: latency, stolen cycles, traps; SoC area (build/results/)
 #   make bench-sim simulation speed: naive vs tuned vs debug models (build/results/sim-speed.csv)
+#   make generated regenerate the files derived from hw/ (C header, register table in docs/)
 #   make sw        bare-metal programs and OpenSBI
 #   make clean     remove build/ (the model cache in ~/.cache/tlb-shootdown stays)
 SHELL := /bin/bash
@@ -17,7 +19,7 @@ export BUILD
 BAREMETAL := $(BUILD)/sw/baremetal
 OPENSBI_OUT := $(BUILD)/sw/opensbi
 
-.PHONY: all setup models sw demo test run bench-sim clean help
+.PHONY: all setup models sw demo test run bench bench-sim generated clean help
 all: models sw
 
 help:
@@ -54,8 +56,15 @@ run: setup
 	  $(if $(WAVES_FROM),+waves-from=$(WAVES_FROM)) $(if $(WAVES_TO),+waves-to=$(WAVES_TO))) $(abspath $(PROGRAM))
 	@$(if $(WAVES),echo "waveform: $(BUILD)/waves.fst")
 
+bench: setup
+	@scripts/bench.sh
+
 bench-sim: sw
 	@scripts/bench-sim.sh
+
+generated: setup
+	@./mill --no-server -j 1 hw.runMain shootdown.devices.GenShootdownHeaders \
+	  --header sw/include/tlb_shootdown_regs.h --doc docs/shootdown-registers.md
 
 clean:
 	rm -rf $(BUILD) out

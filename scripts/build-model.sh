@@ -2,6 +2,7 @@
 # build-model.sh HARTS FLAVOR : prints the path of a Verilator model of the
 # HARTS-hart SoC, building (and caching) what is missing:
 # boot ROM -> elaborated Verilog -> Verilator model.
+# With VERILOG_ONLY=1 it stops after the Verilog and prints its directory.
 # Flavours (sim/Makefile has the compiler side):
 #   tuned, waves  Sim<N>HartConfig (shootdown unit, no TileLink monitors); tuned uses PGO
 #   debug, naive  Debug<N>HartConfig (shootdown unit, TileLink monitors)
@@ -28,19 +29,19 @@ make -s -C "$ROOT/hw/bootrom" O="$BUILD/bootrom" >&2
 ROM="$BUILD/bootrom/bootrom.img"
 
 # 2. Verilog, keyed by everything elaboration reads.
-ELAB_KEY=$(hash_inputs "$ROOT/build.sc" "$ROOT/.mill-version" "$ROOT/hw/soc" "$ROOT/hw/configs" \
-  "$ROOT/hw/devices" "$ROOT/hw/tile" "$ROM" < /dev/null)
+ELAB_KEY=$(hw_key "$ROM")
 VDIR="$CACHE/verilog/$CONFIG-$ELAB_KEY"
-if [ ! -f "$VDIR/SimTop.v" ]; then
+if [ ! -d "$VDIR" ]; then
   step "elaborating $CONFIG (Chisel -> Verilog, about 1-3 min, 3-4 GB RAM)"
-  mkdir -p "$CACHE/verilog"
-  tmp="$VDIR.tmp.$$"
-  rm -rf "$tmp"
-  (cd "$ROOT" && run_logged "$BUILD/logs/elaborate-$CONFIG.log" \
-    ./mill --no-server hw.runMain shootdown.soc.Elaborate --config "$CONFIG" --bootrom "$ROM" --out "$tmp")
-  rm -f "$tmp"/*.fir "$tmp"/*.graphml
-  rm -rf "$VDIR" && mv "$tmp" "$VDIR"
+  elaborate_into "$VDIR" "$BUILD/logs/elaborate-$CONFIG.log" \
+    shootdown.soc.Elaborate --config "$CONFIG" --bootrom "$ROM"
   prune_cache "$CACHE/verilog" "$CONFIG-"
+fi
+
+# VERILOG_ONLY=1: stop here and print the Verilog directory.
+if [ "${VERILOG_ONLY:-0}" = 1 ]; then
+  echo "$VDIR"
+  exit 0
 fi
 
 # 3. The model, keyed by the Verilog, the harness and the tool version.

@@ -40,3 +40,24 @@ prune_cache() {
   old=$(find "$1" -maxdepth 1 -name "$2*" ! -name '*.tmp.*' -printf '%T@ %p\n' | sort -rn | tail -n +4 | cut -d' ' -f2-)
   [ -z "$old" ] || rm -rf $old
 }
+
+# hw_key [FILE...] : the cache key of everything elaboration reads (the Mill
+# build, hw/ sources) plus FILEs.
+hw_key() {
+  hash_inputs "$ROOT/build.sc" "$ROOT/.mill-version" "$ROOT/hw/soc" "$ROOT/hw/configs" \
+    "$ROOT/hw/devices" "$ROOT/hw/tile" "$@" < /dev/null
+}
+
+# elaborate_into DIR LOG MAIN [ARGS...] : unless DIR exists, runs
+# `./mill hw.runMain MAIN ARGS --out DIR` through a temporary directory (so an
+# interrupted run leaves nothing that looks finished) and drops the FIRRTL.
+elaborate_into() {
+  local dir="$1" log="$2"; shift 2
+  [ -d "$dir" ] && return 0
+  mkdir -p "$(dirname "$dir")"
+  local tmp="$dir.tmp.$$"
+  rm -rf "$tmp"
+  (cd "$ROOT" && run_logged "$log" ./mill --no-server hw.runMain "$@" --out "$tmp")
+  rm -f "$tmp"/*.fir "$tmp"/*.graphml
+  mv "$tmp" "$dir"
+}

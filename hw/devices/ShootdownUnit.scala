@@ -18,7 +18,8 @@ import freechips.rocketchip.tilelink._
   * @param queueDepth  requests a channel may have posted and not yet completed
   * @param ceiling     reset value of CEILING (pages)
   * @param listReads   list blocks the unit may have in flight at once
-  * @param agentQueue  commands each flush agent buffers
+  * @param agentQueue  commands each flush agent buffers (a request of up to
+  *                    this many pages costs each target one burst)
   * @param ackBeforeDrain debug knob: agents acknowledge without draining the
   *                    hart's older accesses; breaks SEMANTICS rule 2 on purpose
   *                    so that the system tests can show they catch it */
@@ -28,7 +29,7 @@ case class ShootdownParams(
   queueDepth: Int = 4,
   ceiling: Int = 64,
   listReads: Int = 4,
-  agentQueue: Int = 16,
+  agentQueue: Int = 32,
   ackBeforeDrain: Boolean = false) {
   require(maxEntries >= 256, "requests must carry at least 256 entries")
   require(queueDepth >= 1 && listReads >= 1 && agentQueue >= 2)
@@ -237,12 +238,19 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   val issued = Reg(UInt(32.W))
 
   // ---- list reader (TileLink client)
+  // Every block read has room reserved in entryQ before its Get goes out, so
+  // the unit always takes its D beats at once. Holding D (or a coherence
+  // manager's tracker) until an agent made progress would deadlock: the
+  // agents' D$s may need that same manager to get there.
+  val entryQ = Module(new Queue(UInt(64.W), prm.listReads * entriesPerBlock))
+  val reserved = RegInit(0.U(log2Ceil(prm.listReads * entriesPerBlock + 1).W))  // beats promised to Gets in flight
+  val room = entryQ.io.count +& reserved +& entriesPerBlock.U <= (prm.listReads * entriesPerBlock).U
   val srcBusy = RegInit(0.U(prm.listReads.W))
   val srcBlock = Reg(Vec(prm.listReads, UInt(64.W)))
   val freeSrc = PriorityEncoder(~srcBusy)
   val haveSrc = !srcBusy.andR
   val blockAddr = (firstBlock + issued) << lgBlock
-  tl.a.valid := state === sRun && !abort && issued < nBlocks && haveSrc
+  tl.a.valid := state === sRun && !abort && issued < nBlocks && haveSrc && room
   tl.a.bits := edge.Get(freeSrc, blockAddr(edge.bundle.addressBits - 1, 0), lgBlock.U)._2
   val aSet = Mux(tl.a.fire(), UIntToOH(freeSrc, prm.listReads), 0.U)
   when (tl.a.fire()) {
@@ -250,7 +258,6 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
     issued := issued + 1.U
   }
 
-  val entryQ = Module(new Queue(UInt(64.W), entriesPerBlock))
   val (_, dLast, _, dCount) = edge.count(tl.d)
   val entryAddr = srcBlock(tl.d.bits.source) + (dCount << log2Ceil(Entry.bytes))
   val inList = entryAddr >= req.list && entryAddr < listEnd
@@ -258,7 +265,9 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   val keep = inList && !abort && !dBad
   entryQ.io.enq.valid := tl.d.valid && keep
   entryQ.io.enq.bits := tl.d.bits.data
-  tl.d.ready := entryQ.io.enq.ready || !keep
+  tl.d.ready := true.B
+  assert(!(tl.d.valid && keep && !entryQ.io.enq.ready), "shootdown unit: list beat without reserved room")
+  reserved := reserved + Mux(tl.a.fire(), entriesPerBlock.U, 0.U) - Mux(tl.d.fire(), 1.U, 0.U)
   val dClr = Mux(tl.d.fire() && dLast, UIntToOH(tl.d.bits.source, prm.listReads), 0.U)
   srcBusy := (srcBusy | aSet) & ~dClr
   tl.b.ready := true.B

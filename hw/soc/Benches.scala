@@ -21,7 +21,7 @@ object BenchParams {
   val harts = 4
   val memBase = BigInt(0x80000000L)
   val memSize = BigInt(0x10000000L)
-  val unit = ShootdownParams(maxEntries = 4096, queueDepth = 4, ceiling = 64, listReads = 4, agentQueue = 16)
+  val unit = ShootdownParams()
 }
 
 class UnitBench(implicit p: Parameters) extends LazyModule {

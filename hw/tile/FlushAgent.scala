@@ -34,7 +34,8 @@ class FlushAgentIO extends Bundle {
   val ordered = Input(Bool())
 }
 
-/** Per command: the PTW and DTLB are flushed in the same cycle (the DTLB a
+/** Commands are applied in bursts (see `go`). Per command: the PTW and DTLB
+  * are flushed in the same cycle (the DTLB a
   * cycle later, inside the D$), so a walk that refills the DTLB in between
   * finds the L2 TLB already flushed. At the end of a request: the ITLB gets a
   * non-global flush (a full one if the request covered global mappings),
@@ -48,15 +49,25 @@ class FlushAgentIO extends Bundle {
 class FlushAgent(queueDepth: Int, ackBeforeDrain: Boolean = false) extends Module {
   val io = IO(new FlushAgentIO)
 
-  val q = Queue(io.port.cmd, queueDepth)
+  val queue = Module(new Queue(new FlushCmd, queueDepth))
+  queue.io.enq <> io.port.cmd
+  val q = queue.io.deq
   val c = q.bits
+
+  // Steal the core's D$ port in bursts, not one cycle per command as the list
+  // trickles in: every burst costs the core a replay. A burst starts when the
+  // request's end is queued or the queue is full, and lasts until the queue
+  // runs dry.
+  val endsQueued = RegInit(0.U(log2Ceil(queueDepth + 1).W))
+  endsQueued := endsQueued + (queue.io.enq.fire() && queue.io.enq.bits.end) - (q.fire() && c.end)
+  val bursting = RegInit(false.B)
+  val go = bursting || endsQueued =/= 0.U || queue.io.count === queueDepth.U
 
   val sRun :: sItlb :: sDrain :: Nil = Enum(3)
   val state = RegInit(sRun)
   /** The request covered global mappings, so the ITLB needs a full flush. */
   val coversGlobal = RegInit(false.B)
   val itlbDone = RegInit(0.U(2.W))
-  val drainHold = RegInit(0.U(2.W))
 
   val kindVaAll = ShootdownMap.Entry.kindVaAll.value.U
   val kindAll = ShootdownMap.Entry.kindAll.value.U
@@ -66,7 +77,7 @@ class FlushAgent(queueDepth: Int, ackBeforeDrain: Boolean = false) extends Modul
   sf.vpn := c.vpn
   sf.asid := c.asid
 
-  val flushing = state === sRun && q.valid && !c.end
+  val flushing = state === sRun && q.valid && !c.end && go
   io.dtlb.valid := flushing && io.sfenceFree
   io.dtlb.bits := sf
 
@@ -82,6 +93,8 @@ class FlushAgent(queueDepth: Int, ackBeforeDrain: Boolean = false) extends Modul
   io.ptw.bits := sf
 
   q.ready := state === sRun && (c.end || io.dtlb.fire())
+  when (io.dtlb.fire()) { bursting := true.B }
+  when (!q.valid || c.end) { bursting := false.B }
   when (io.dtlb.fire() && (c.kind === kindVaAll || c.kind === kindAll)) { coversGlobal := true.B }
   when (state === sRun && q.valid && c.end) {
     state := sItlb
@@ -91,21 +104,19 @@ class FlushAgent(queueDepth: Int, ackBeforeDrain: Boolean = false) extends Modul
   val ack = WireDefault(false.B)
   when (io.itlb.valid) {
     itlbDone := itlbDone + 1.U
-    when (itlbDone === 1.U) {
-      state := sDrain
-      drainHold := 0.U
-    }
+    when (itlbDone === 1.U) { state := sDrain }
   }
 
   // Hold the core off for two cycles before trusting `ordered`: an access the
   // D$ accepted in the cycle the hold began is in its stage 1 only then.
+  // (Holding it from the last burst on, to save a replay, measured worse:
+  // the core loses the cycles it could use between the burst and the drain.)
   io.blockCore := state === sDrain
-  when (state === sDrain) {
-    when (drainHold =/= 2.U) { drainHold := drainHold + 1.U }
-    .elsewhen (io.ordered) {
-      ack := true.B
-      state := sRun
-    }
+  val held = RegInit(0.U(2.W))
+  held := Mux(io.blockCore, Mux(held === 2.U, 2.U, held + 1.U), 0.U)
+  when (state === sDrain && held === 2.U && io.ordered) {
+    ack := true.B
+    state := sRun
   }
   when (ack) { coversGlobal := false.B }
 

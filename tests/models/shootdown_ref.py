@@ -121,19 +121,25 @@ def expected_outcome(entries, ceiling, bus_error=False):
     return Outcome(pages_before_full=good, fallback=True, entries_done=range(0, count + 1))
 
 
+def _short(cmds, n=4):
+    return f"{len(cmds)} commands [{', '.join(map(str, cmds[:n]))}{', ...' if len(cmds) > n else ''}]"
+
+
 def check_stream(outcome, cmds, ceiling):
     """None if `cmds` (a request's commands, END excluded) is legal, else why not."""
     if outcome.exact is not None:
         if outcome.error == 0 and not outcome.fallback:
             if Counter(cmds) != Counter(outcome.exact):
-                return f"commands {cmds} are not the expansion {outcome.exact}"
+                extra, missing = Counter(cmds) - Counter(outcome.exact), Counter(outcome.exact) - Counter(cmds)
+                return (f"{_short(cmds)} are not the expansion ({_short(list(extra.elements()))} extra, "
+                        f"{_short(list(missing.elements()))} missing)")
             return None
-        return None if cmds == outcome.exact else f"commands {cmds}, want {outcome.exact}"
+        return None if cmds == outcome.exact else f"{_short(cmds)}, want {_short(outcome.exact)}"
     if not cmds or cmds[-1] != FULL:
-        return f"a request that falls back must end with one full flush, got {cmds[-3:]}"
+        return f"a request that falls back must end with one full flush, got {_short(cmds[-3:])}"
     before = Counter(cmds[:-1])
     if before - outcome.pages_before_full:
-        return f"commands {sorted(before - outcome.pages_before_full, key=str)} are not in the list"
+        return f"{_short(list((before - outcome.pages_before_full).elements()))} are not in the list"
     per_va = sum(n for c, n in before.items() if c.kind in (KIND_VA_ASID, KIND_VA_ALL))
     if per_va > ceiling:
         return f"{per_va} per-VA commands before the full flush, above the ceiling {ceiling}"

@@ -19,8 +19,7 @@ def test_generated_files_are_fresh(tmp_path):
     for flag, path in GENERATED.items():
         fresh = (tmp_path / pathlib_name(path)).read_text()
         assert (ROOT / path).read_text() == fresh, (
-            f"{path} is stale: regenerate it with ./mill hw.runMain shootdown.devices.GenShootdownHeaders "
-            f"{' '.join(f'{f} {p}' for f, p in GENERATED.items())}")
+            f"{path} is stale: regenerate it with make generated")
 
 
 def pathlib_name(path):

@@ -12,7 +12,9 @@ import pytest
 from conftest import describe, model, program, run
 
 CASES = ["4k-pages", "4k-range", "2m-by-4k-entry", "2m-range", "1g-by-4k-entry",
-         "global-va-all", "asid", "all-global", "over-ceiling", "mmio-store-in-flight", "errors"]
+         "global-va-all", "asid", "all-global", "over-ceiling", "mmio-store-in-flight",
+         "two-initiators", "targets-in-m-mode-wfi", "racing-local-sfence", "racing-page-walks",
+         "post-then-sync", "clean-pte", "errors"]
 
 
 def run_cases(harts, flavor):
@@ -27,7 +29,10 @@ def test_every_case_holds(harts):
     for case in CASES:
         assert f"case {case}: PASS\n" in r.stdout, describe(r)
     # Every request named every hart; completion took real time.
-    for case, targets, cycles in re.findall(r"case (\S+): \d+ entries, (\d+) targets, (\d+) cycles", r.stdout):
+    runs = re.findall(r"case (\S+): hart (\d+): \d+ entries in \d+ requests?, (\d+) targets, (\d+) cycles", r.stdout)
+    assert {case for case, _, _, _ in runs} == set(CASES) - {"clean-pte", "errors"}, describe(r)
+    assert {h for case, h, _, _ in runs if case == "two-initiators"} == {"0", "1"}, describe(r)
+    for case, _, targets, cycles in runs:
         assert int(targets) == harts
         assert 0 < int(cycles) < 100000, (case, cycles)
 

@@ -34,6 +34,8 @@
 
 struct map { uint64_t va, pa, size; int covered; };
 
+enum { TARGETS_LOOP, TARGETS_PARK, TARGETS_SFENCE };
+
 struct kase {
 	const char *name;
 	uint64_t size;		/* mapping size */
@@ -44,33 +46,52 @@ struct kase {
 	int one_range;		/* one entry for all covered pages */
 	uint64_t inner;		/* entries name this offset inside each page */
 	int mmio;		/* map 0 is the delay RAM */
+	unsigned initiators;	/* harts 0.. each flush their share of the covered pages at once (0 = 1) */
+	int targets;		/* what the other harts do meanwhile */
+	int post_each;		/* one posted request per entry, then one sync (arm64 style) */
+	unsigned ceiling;	/* CEILING during the case (0: the default) */
 };
 
+/* K4 gives the defaults (4 KiB pages, per-VA entries); later fields override. */
+#define K4 .size = PAGE_4K, .kind = TLBSD_KIND_VA_ASID, .entry_size = TLBSD_SIZE_4K
+#pragma GCC diagnostic ignored "-Woverride-init"
 static const struct kase cases[] = {
-	{ "4k-pages",        PAGE_4K, 8, 6, 0, TLBSD_KIND_VA_ASID, TLBSD_SIZE_4K, 0, 0, 0 },
-	{ "4k-range",        PAGE_4K, 8, 6, 0, TLBSD_KIND_VA_ASID, TLBSD_SIZE_4K, 1, 0, 0 },
-	{ "2m-by-4k-entry",  PAGE_2M, 2, 1, 0, TLBSD_KIND_VA_ASID, TLBSD_SIZE_4K, 0, 0x1a5000, 0 },
-	{ "2m-range",        PAGE_2M, 3, 2, 0, TLBSD_KIND_VA_ASID, TLBSD_SIZE_2M, 1, 0, 0 },
-	{ "1g-by-4k-entry",  PAGE_1G, 2, 1, 0, TLBSD_KIND_VA_ASID, TLBSD_SIZE_4K, 0, 0x2345000, 0 },
-	{ "global-va-all",   PAGE_4K, 4, 2, 1, TLBSD_KIND_VA_ALL,  TLBSD_SIZE_4K, 0, 0, 0 },
-	{ "asid",            PAGE_4K, 4, 4, 0, TLBSD_KIND_ASID,    TLBSD_SIZE_4K, 1, 0, 0 },
-	{ "all-global",      PAGE_4K, 4, 4, 1, TLBSD_KIND_ALL,     TLBSD_SIZE_4K, 1, 0, 0 },
-	{ "over-ceiling",    PAGE_4K, 80, 80, 0, TLBSD_KIND_VA_ASID, TLBSD_SIZE_4K, 0, 0, 0 },
-	{ "mmio-store-in-flight", PAGE_4K, 2, 1, 0, TLBSD_KIND_VA_ASID, TLBSD_SIZE_4K, 0, 0, 1 },
+	{ .name = "4k-pages", K4, .nmaps = 8, .ncovered = 6 },
+	{ .name = "4k-range", K4, .nmaps = 8, .ncovered = 6, .one_range = 1 },
+	{ .name = "2m-by-4k-entry", K4, .size = PAGE_2M, .nmaps = 2, .ncovered = 1, .inner = 0x1a5000 },
+	{ .name = "2m-range", K4, .size = PAGE_2M, .entry_size = TLBSD_SIZE_2M, .nmaps = 3, .ncovered = 2,
+	  .one_range = 1 },
+	{ .name = "1g-by-4k-entry", K4, .size = PAGE_1G, .nmaps = 2, .ncovered = 1, .inner = 0x2345000 },
+	{ .name = "global-va-all", K4, .kind = TLBSD_KIND_VA_ALL, .nmaps = 4, .ncovered = 2, .global = 1 },
+	{ .name = "asid", K4, .kind = TLBSD_KIND_ASID, .nmaps = 4, .ncovered = 4, .one_range = 1 },
+	{ .name = "all-global", K4, .kind = TLBSD_KIND_ALL, .nmaps = 4, .ncovered = 4, .global = 1, .one_range = 1 },
+	{ .name = "over-ceiling", K4, .nmaps = 80, .ncovered = 80 },
+	{ .name = "mmio-store-in-flight", K4, .nmaps = 2, .ncovered = 1, .mmio = 1 },
+	{ .name = "two-initiators", K4, .nmaps = 16, .ncovered = 12, .initiators = 2 },
+	{ .name = "targets-in-m-mode-wfi", K4, .nmaps = 8, .ncovered = 6, .targets = TARGETS_PARK },
+	{ .name = "racing-local-sfence", K4, .nmaps = 72, .ncovered = 64, .targets = TARGETS_SFENCE },
+	{ .name = "racing-page-walks", K4, .nmaps = 90, .ncovered = 88, .ceiling = 128 },
+	{ .name = "post-then-sync", K4, .nmaps = 12, .ncovered = 10, .post_each = 1 },
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
+#define PRIV_VA		REGION2_VA		/* racing-local-sfence: one private page per hart */
+#define DEFAULT_CEILING	64
 
-static uint64_t pages4k[MAX_MAPS][512] __attribute__((aligned(4096)));
+static uint64_t pages4k[MAX_MAPS + MAX_HARTS][512] __attribute__((aligned(4096)));
 static volatile uint8_t missbuf[MAX_HARTS][MISS_BYTES] __attribute__((aligned(64)));
-static uint64_t list[MAX_MAPS] __attribute__((aligned(64)));
+static uint64_t lists[MAX_HARTS][MAX_MAPS] __attribute__((aligned(64)));
 static pte_t *root;
 static struct map maps[MAX_MAPS];
 static unsigned nmaps;
+static pte_t *priv_leaf[MAX_HARTS];
+static pte_t priv_pte[MAX_HARTS];
 
-static volatile int stop;
-static uint64_t mmio_done_at;	/* delay RAM clock when hart 0 saw completion */
+static volatile int stop, go, release;
 static volatile uint64_t iters[MAX_HARTS];
 static volatile uint64_t mmio_writes[MAX_HARTS];
+static volatile int parked[MAX_HARTS];
+static volatile unsigned inits_ready, inits_done, reqs_made, fallbacks_made;
+static uint64_t mmio_done_at;	/* delay RAM clock when hart 0 saw completion */
 
 static volatile uint64_t *delay_ram(unsigned long off) { return (volatile uint64_t *)(DELAY_RAM_BASE + off); }
 static int is_mmio(unsigned m) { return maps[m].pa == DELAY_RAM_BASE; }
@@ -78,6 +99,11 @@ static uint64_t sentinel(unsigned m, unsigned h) { return 0x5e47000000000000UL |
 static volatile uint64_t *slot_va(unsigned m, unsigned h) { return (volatile uint64_t *)(maps[m].va + SLOT_OFF + 8 * h); }
 static volatile uint64_t *slot_pa(unsigned m, unsigned h) { return (volatile uint64_t *)(maps[m].pa + SLOT_OFF + 8 * h); }
 static uint64_t all_harts(void) { return (1UL << num_harts()) - 1; }
+static unsigned initiators(const struct kase *k) { return k->initiators ? k->initiators : 1; }
+/* Which initiator unmaps and flushes covered map m. */
+static unsigned owner(const struct kase *k, unsigned m) { return m % initiators(k); }
+
+#define FAIL(...) do { printf("FAIL " __VA_ARGS__); exit(1); } while (0)
 
 /* Hart 0, S-mode: a fresh test region for case k. */
 static void setup(const struct kase *k)
@@ -103,10 +129,19 @@ static void setup(const struct kase *k)
 			CHECK(vm_map(root, mp->va, mp->pa, k->size, PTE_R | PTE_W | (k->global ? PTE_G : 0)));
 		}
 	}
+	if (k->targets == TARGETS_SFENCE)
+		for (unsigned h = 0; h < num_harts(); h++) {
+			priv_leaf[h] = vm_map(root, PRIV_VA + h * PAGE_4K, (uint64_t)pages4k[MAX_MAPS + h], PAGE_4K,
+					      PTE_R | PTE_W);
+			CHECK(priv_leaf[h]);
+			priv_pte[h] = *priv_leaf[h];
+		}
+	*tlbsd_global(TLBSD_CEILING) = k->ceiling ? k->ceiling : DEFAULT_CEILING;
+	*delay_ram(DELAY_RAM_DELAY) = k->mmio ? DELAY_RAM_SLOW : 400;
 }
 
-/* The covered pages' entries; returns the count. */
-static unsigned build_list(const struct kase *k)
+/* The entries initiator `me` sends for its share; returns the count. */
+static unsigned build_list(const struct kase *k, unsigned long me, uint64_t *list)
 {
 	if (k->kind == TLBSD_KIND_ASID || k->kind == TLBSD_KIND_ALL) {
 		list[0] = TLBSD_ENTRY(k->kind, 0, 1, 0, ASID);
@@ -116,9 +151,11 @@ static unsigned build_list(const struct kase *k)
 		list[0] = TLBSD_ENTRY(k->kind, k->entry_size, k->ncovered, maps[0].va & ~(k->size - 1), ASID);
 		return 1;
 	}
+	unsigned n = 0;
 	for (unsigned m = 0; m < k->ncovered; m++)
-		list[m] = TLBSD_ENTRY(k->kind, k->entry_size, 1, (maps[m].va & ~(k->size - 1)) + k->inner, ASID);
-	return k->ncovered;
+		if (owner(k, m) == me)
+			list[n++] = TLBSD_ENTRY(k->kind, k->entry_size, 1, (maps[m].va & ~(k->size - 1)) + k->inner, ASID);
+	return n;
 }
 
 /* One pass over every slot, and a few cache misses. */
@@ -135,12 +172,42 @@ static void touch(unsigned long me, uint64_t value, unsigned *miss)
 	}
 }
 
-static void unmap_covered(void)
+/* A hart's own unmap with its own sfence.vma, racing the agent's flushes on
+ * the same ITLB/PTW input: if the agent ever dropped the local sfence, the
+ * L2 TLB would keep the page and the second read would succeed. */
+static void local_sfence_check(unsigned long me)
 {
-	for (unsigned m = 0; m < nmaps; m++)
-		if (maps[m].covered)
-			*vm_leaf(root, maps[m].va) = 0;
-	__asm__ volatile("fence rw, rw" ::: "memory");
+	volatile uint64_t *va = (volatile uint64_t *)(PRIV_VA + me * PAGE_4K);
+	uint64_t v;
+	*priv_leaf[me] = priv_pte[me];
+	sfence_vma_va((unsigned long)va);
+	if (probe_read64(va, &v))
+		FAIL("racing-local-sfence: hart %lu: its own page does not map after its sfence.vma\n", me);
+	*priv_leaf[me] = 0;
+	sfence_vma_va((unsigned long)va);
+	if (!probe_read64(va, &v))
+		FAIL("racing-local-sfence: hart %lu: its own unmapped page still reads after its sfence.vma "
+		     "(a local sfence.vma was lost)\n", me);
+}
+
+/* M-mode, interrupts off (the trap cleared mstatus.MIE): sleep in WFI until
+ * hart 0 releases us; the timer only ends each WFI. */
+static long park_in_m(void *arg)
+{
+	(void)arg;
+	unsigned long me = hart_id();
+	volatile uint64_t *mtimecmp = (volatile uint64_t *)(CLINT_BASE + 0x4000 + 8 * me);
+	volatile uint64_t *mtime = (volatile uint64_t *)(CLINT_BASE + 0xbff8);
+	csr_set(mie, 1UL << 7);		/* MTIE: wakes WFI, never traps with MIE = 0 */
+	parked[me] = 1;
+	while (!release) {
+		*mtimecmp = *mtime + 20;
+		wfi();
+	}
+	*mtimecmp = ~0UL;
+	csr_clear(mie, 1UL << 7);
+	parked[me] = 0;
+	return 0;
 }
 
 static void verify_after(unsigned long me, const char *name)
@@ -149,25 +216,87 @@ static void verify_after(unsigned long me, const char *name)
 		uint64_t v;
 		int rf = probe_read64(slot_va(m, me), &v);
 		int wf = probe_write64(slot_va(m, me), 0xbad0000 + me);
-		if (maps[m].covered && (!rf || !wf)) {
-			printf("FAIL %s: hart %lu still %s covered page %u (va %lx) after completion\n", name, me,
-			       !rf ? "reads" : "writes", m, (unsigned long)maps[m].va);
-			exit(1);
-		}
-		if (!maps[m].covered && (rf || wf)) {
-			printf("FAIL %s: hart %lu faults on uncovered page %u\n", name, me, m);
-			exit(1);
-		}
+		if (maps[m].covered && (!rf || !wf))
+			FAIL("%s: hart %lu still %s covered page %u (va %lx) after completion\n", name, me,
+			     !rf ? "reads" : "writes", m, (unsigned long)maps[m].va);
+		if (!maps[m].covered && (rf || wf))
+			FAIL("%s: hart %lu faults on uncovered page %u\n", name, me, m);
 	}
+}
+
+/* A request that never completes: say what the unit shows, then fail. */
+static void __attribute__((noreturn)) stuck(const struct kase *k, unsigned long me, uint32_t ticket)
+{
+	printf("FAIL %s: hart %lu: ticket %u not complete after 1M cycles: STATUS %lx ACKED %lx\n", k->name, me,
+	       ticket, (unsigned long)*tlbsd_chan(me, TLBSD_CH_STATUS), (unsigned long)*tlbsd_chan(me, TLBSD_CH_ACKED));
+	for (unsigned h = 0; h < num_harts(); h++) {
+		uint64_t a = *tlbsd_global(TLBSD_AGENT_CYCLES_HART(h));
+		for (volatile int i = 0; i < 1000; i++)
+			;
+		printf("  agent %u busy cycles %lu, then %lu\n", h, (unsigned long)a,
+		       (unsigned long)*tlbsd_global(TLBSD_AGENT_CYCLES_HART(h)));
+	}
+	printf("  requests %lu entries %lu pages %lu\n", (unsigned long)*tlbsd_global(TLBSD_CTR_REQUESTS),
+	       (unsigned long)*tlbsd_global(TLBSD_CTR_ENTRIES), (unsigned long)*tlbsd_global(TLBSD_CTR_PAGES));
+	exit(2);
+}
+
+/* An initiator's part: unmap its share, flush it, mark the pages reused. */
+static void initiate(const struct kase *k, unsigned long me)
+{
+	uint64_t *list = lists[me];
+	unsigned count = build_list(k, me, list);
+	while (!go)		/* hart 0: the TLBs are warm */
+		;
+	__atomic_add_fetch(&inits_ready, 1, __ATOMIC_ACQ_REL);
+	while (inits_ready != initiators(k))	/* all initiators submit at once */
+		;
+	for (unsigned m = 0; m < nmaps; m++)
+		if (maps[m].covered && owner(k, m) == me)
+			*vm_leaf(root, maps[m].va) = 0;
+	__asm__ volatile("fence rw, rw" ::: "memory");
+	uint64_t t0 = rdcycle();
+	unsigned reqs = 0, falls = 0;
+	unsigned ceiling = k->ceiling ? k->ceiling : DEFAULT_CEILING;
+	if (k->post_each) {
+		for (unsigned i = 0; i < count; i++, reqs++)
+			CHECK(tlbsd_post(me, all_harts(), &list[i], 1) > 0);
+		tlbsd_sync(me);
+	} else {
+		long t = tlbsd_post(me, all_harts(), list, count);
+		CHECK(t > 0);
+		if (tlbsd_wait_for(me, (uint32_t)t, 1000000))
+			stuck(k, me, (uint32_t)t);
+		reqs = 1;
+		falls = count > ceiling;
+	}
+	uint64_t t1 = rdcycle();
+	uint64_t seen_done = *delay_ram(DELAY_RAM_NOW);
+	/* The covered pages may be reused now: mark the targets' slots. */
+	for (unsigned m = 0; m < nmaps; m++)
+		if (maps[m].covered && owner(k, m) == me && !is_mmio(m))
+			for (unsigned h = 0; h < num_harts(); h++)
+				*slot_pa(m, h) = sentinel(m, h);
+	if (!k->post_each)
+		CHECK(*tlbsd_chan(me, TLBSD_CH_ACKED) == all_harts());
+	if (k->mmio)
+		mmio_done_at = seen_done;
+	__atomic_add_fetch(&reqs_made, reqs, __ATOMIC_ACQ_REL);
+	__atomic_add_fetch(&fallbacks_made, falls, __ATOMIC_ACQ_REL);
+	printf("case %s: hart %lu: %u entries in %u request%s, %u targets, %lu cycles to completion\n", k->name,
+	       me, count, reqs, reqs == 1 ? "" : "s", num_harts(), (unsigned long)(t1 - t0));
+	__atomic_add_fetch(&inits_done, 1, __ATOMIC_ACQ_REL);
 }
 
 static void run_case(unsigned long me, const struct kase *k)
 {
 	unsigned miss = 0;
+	unsigned ninit = initiators(k);
+	CHECK(ninit <= num_harts());
 	if (me == 0) {
 		setup(k);
-		*delay_ram(DELAY_RAM_DELAY) = k->mmio ? DELAY_RAM_SLOW : 400;
-		stop = 0;
+		stop = go = release = 0;
+		inits_ready = inits_done = reqs_made = fallbacks_made = 0;
 		for (unsigned h = 0; h < num_harts(); h++)
 			iters[h] = 0;
 	}
@@ -175,83 +304,131 @@ static void run_case(unsigned long me, const struct kase *k)
 	sfence_vma_all();	/* drop the previous case's region */
 	barrier();
 
-	if (me != 0) {
+	if (me >= ninit) {
+		/* A target that does not initiate. */
 		while (!stop) {
+			if (k->targets == TARGETS_PARK && iters[me] == 3)
+				call_in_mmode(park_in_m, 0);
 			touch(me, iters[me], &miss);
+			if (k->targets == TARGETS_SFENCE)
+				local_sfence_check(me);
 			iters[me]++;
 		}
 	} else {
-		/* Warm every TLB: hart 0 through its own accesses, the targets
-		 * by looping a few times. */
-		touch(0, 0, &miss);
-		for (unsigned h = 1; h < num_harts(); h++)
-			while (iters[h] < 3)
-				;
-		if (k->mmio) {
-			/* Start right after hart 1 has issued a store to the covered
-			 * I/O page: it stays in flight for DELAY_RAM_SLOW cycles. */
-			uint64_t w = mmio_writes[1];
-			while (mmio_writes[1] == w)
-				;
+		/* Warm every TLB: the initiators through their own accesses,
+		 * the other harts by looping a few times (and parking). */
+		touch(me, 0, &miss);
+		if (me == 0) {
+			for (unsigned h = ninit; h < num_harts(); h++) {
+				while (iters[h] < 3)
+					;
+				if (k->targets == TARGETS_PARK)
+					while (!parked[h])
+						;
+			}
+			if (k->mmio) {
+				/* Start right after hart 1 has issued a store to the
+				 * covered I/O page: it stays in flight for
+				 * DELAY_RAM_SLOW cycles. */
+				uint64_t w = mmio_writes[1];
+				while (mmio_writes[1] == w)
+					;
+			}
 		}
-		unsigned count = build_list(k);
-		uint64_t fallbacks = *tlbsd_global(TLBSD_CTR_FALLBACKS);
 		uint64_t requests = *tlbsd_global(TLBSD_CTR_REQUESTS);
-		unmap_covered();
-		uint64_t t0 = rdcycle();
-		long r = tlbsd_flush(0, all_harts(), list, count);
-		uint64_t t1 = rdcycle();
-		uint64_t seen_done = *delay_ram(DELAY_RAM_NOW);
-		/* The covered pages may be reused now: mark the targets' slots. */
-		for (unsigned m = 0; m < nmaps; m++)
-			if (maps[m].covered && !is_mmio(m))
-				for (unsigned h = 0; h < num_harts(); h++)
-					*slot_pa(m, h) = sentinel(m, h);
-		CHECK(r == 0);
-		CHECK(*tlbsd_chan(0, TLBSD_CH_ACKED) == all_harts());
-		CHECK(*tlbsd_global(TLBSD_CTR_REQUESTS) == requests + 1);
-		int over = count > *tlbsd_global(TLBSD_CEILING);
-		CHECK(*tlbsd_global(TLBSD_CTR_FALLBACKS) == fallbacks + (over ? 1 : 0));
-		/* Let the targets run on (and fault) for a while. */
-		uint64_t seen[MAX_HARTS];
-		for (unsigned h = 1; h < num_harts(); h++)
-			seen[h] = iters[h];
-		for (unsigned h = 1; h < num_harts(); h++)
-			while (iters[h] < seen[h] + 3)
+		uint64_t fallbacks = *tlbsd_global(TLBSD_CTR_FALLBACKS);
+		if (me == 0)
+			go = 1;
+		initiate(k, me);
+		if (me == 0) {
+			while (inits_done != ninit)
 				;
-		stop = 1;
-		printf("case %s: %u entries, %u targets, %lu cycles to completion\n", k->name, count, num_harts(),
-		       (unsigned long)(t1 - t0));
-		if (k->mmio)
-			mmio_done_at = seen_done;
+			CHECK(*tlbsd_global(TLBSD_CTR_REQUESTS) == requests + reqs_made);
+			CHECK(*tlbsd_global(TLBSD_CTR_FALLBACKS) == fallbacks + fallbacks_made);
+			if (k->targets == TARGETS_PARK)
+				for (unsigned h = ninit; h < num_harts(); h++)
+					CHECK(parked[h]);	/* still asleep: completion did not need them awake */
+			release = 1;
+			/* Let the targets run on (and fault) for a while. */
+			uint64_t seen[MAX_HARTS];
+			for (unsigned h = ninit; h < num_harts(); h++)
+				seen[h] = iters[h];
+			for (unsigned h = ninit; h < num_harts(); h++)
+				while (iters[h] < seen[h] + 3)
+					;
+			stop = 1;
+		}
 	}
 	barrier();
 	verify_after(me, k->name);
 	barrier();
 	if (me == 0) {
-		if (k->mmio && *delay_ram(DELAY_RAM_LAST_WRITE_AT) >= mmio_done_at) {
-			printf("FAIL %s: a store to the covered I/O page was performed after completion "
-			       "(at %lu, completion seen at %lu)\n", k->name,
-			       (unsigned long)*delay_ram(DELAY_RAM_LAST_WRITE_AT), (unsigned long)mmio_done_at);
-			exit(1);
-		}
+		if (k->mmio && *delay_ram(DELAY_RAM_LAST_WRITE_AT) >= mmio_done_at)
+			FAIL("%s: a store to the covered I/O page was performed after completion "
+			     "(at %lu, completion seen at %lu)\n", k->name,
+			     (unsigned long)*delay_ram(DELAY_RAM_LAST_WRITE_AT), (unsigned long)mmio_done_at);
 		for (unsigned m = 0; m < nmaps; m++)
 			if (maps[m].covered && !is_mmio(m))
 				for (unsigned h = 0; h < num_harts(); h++)
-					if (*slot_pa(m, h) != sentinel(m, h)) {
-						printf("FAIL %s: a late store from hart %u landed on covered page %u after completion\n",
-						       k->name, h, m);
-						exit(1);
-					}
+					if (*slot_pa(m, h) != sentinel(m, h))
+						FAIL("%s: a late store from hart %u landed on covered page %u after completion\n",
+						     k->name, h, m);
 		printf("case %s: PASS\n", k->name);
 	}
 	barrier();
+}
+
+/* SEMANTICS rule 8: a write through a cached *clean* entry (D = 0) traps,
+ * so Linux may clear a clean PTE and flush later. Every hart caches clean
+ * translations by reading; hart 0 clears the PTEs without any flush; reads
+ * still hit the stale entries, but every write faults. Then one request
+ * flushes them and reads fault too. */
+static void clean_pte_case(unsigned long me)
+{
+	static const struct kase k = { .name = "clean-pte", K4, .nmaps = 4, .ncovered = 4 };
+	if (me == 0) {
+		setup(&k);
+		for (unsigned m = 0; m < nmaps; m++)
+			*vm_leaf(root, maps[m].va) &= ~PTE_D;
+	}
+	barrier();
+	sfence_vma_all();
+	barrier();
+	uint64_t v;
+	for (unsigned m = 0; m < nmaps; m++)
+		CHECK(!probe_read64(slot_va(m, me), &v));
+	barrier();
+	if (me == 0) {
+		for (unsigned m = 0; m < nmaps; m++)
+			*vm_leaf(root, maps[m].va) = 0;
+		__asm__ volatile("fence rw, rw" ::: "memory");
+	}
+	barrier();
+	unsigned stale_reads = 0;
+	for (unsigned m = 0; m < nmaps; m++) {
+		stale_reads += !probe_read64(slot_va(m, me), &v);
+		if (!probe_write64(slot_va(m, me), 1))
+			FAIL("clean-pte: hart %lu wrote page %u through a clean cached entry\n", me, m);
+	}
+	CHECK(stale_reads == nmaps);	/* the entries really were cached */
+	barrier();
+	if (me == 0) {
+		uint64_t *list = lists[0];
+		CHECK(tlbsd_flush(0, all_harts(), list, build_list(&k, 0, list)) == 0);
+	}
+	barrier();
+	for (unsigned m = 0; m < nmaps; m++)
+		CHECK(probe_read64(slot_va(m, me), &v));
+	barrier();
+	if (me == 0)
+		printf("case clean-pte: PASS\n");
 }
 
 /* Rule 9: every bad request is refused with its code, and a good one after
  * it still completes. */
 static void error_cases(void)
 {
+	uint64_t *list = lists[0];
 	uint64_t info = *tlbsd_global(TLBSD_INFO);
 	uint64_t max = TLBSD_INFO_MAX_ENTRIES(info);
 	CHECK(TLBSD_INFO_CHANNELS(info) == num_harts());
@@ -299,6 +476,7 @@ static long smode_main(void *arg)
 	sfence_vma_all();
 	for (unsigned i = 0; i < NCASES; i++)
 		run_case(me, &cases[i]);
+	clean_pte_case(me);
 	if (me == 0)
 		error_cases();
 	barrier();
@@ -316,6 +494,6 @@ int main(unsigned long hartid)
 	barrier();
 	long r = run_in_smode(smode_main, 0);
 	if (hartid == 0 && r == 0)
-		printf("PASS: %u cases\n", (unsigned)NCASES + 1);
+		printf("PASS: %u cases\n", (unsigned)NCASES + 2);
 	return (int)r;
 }

@@ -53,6 +53,9 @@ int probe_write64(volatile uint64_t *p, uint64_t value);		/* 1 if it faulted */
 /* M-mode runtime only: drops this hart to S-mode and calls fn(arg) there; if fn returns, the
  * hart's S-mode result comes back to M-mode as the return value. */
 long run_in_smode(long (*fn)(void *), void *arg);
+/* M-mode runtime only: interrupts taken in M-mode go to fn (mcause as read);
+ * without one they are unexpected traps. */
+void set_m_interrupt_handler(void (*fn)(unsigned long mcause));
 /* M-mode runtime only, from S-mode: runs fn(arg) in M-mode (interrupts off,
  * no translation) and returns its result. */
 long call_in_mmode(long (*fn)(void *), void *arg);

@@ -22,6 +22,20 @@ void tlbsd_wait(unsigned long hart, uint32_t ticket)
 	__asm__ volatile("fence i, rw" ::: "memory");
 }
 
+int tlbsd_wait_for(unsigned long hart, uint32_t ticket, uint64_t cycles)
+{
+	uint64_t start;
+	__asm__ volatile("rdcycle %0" : "=r"(start));
+	while ((int32_t)(TLBSD_STATUS_DONE(*tlbsd_chan(hart, TLBSD_CH_STATUS)) - ticket) < 0) {
+		uint64_t now;
+		__asm__ volatile("rdcycle %0" : "=r"(now));
+		if (now - start > cycles)
+			return -1;
+	}
+	__asm__ volatile("fence i, rw" ::: "memory");
+	return 0;
+}
+
 void tlbsd_sync(unsigned long hart)
 {
 	while (!(*tlbsd_chan(hart, TLBSD_CH_STATUS) & TLBSD_STATUS_IDLE))

@@ -28,6 +28,8 @@ static inline volatile uint64_t *tlbsd_chan(unsigned long hart, unsigned long of
 long tlbsd_post(unsigned long hart, uint64_t targets, const uint64_t *list, uint32_t count);
 /* Waits until request `ticket` of `hart`'s channel has completed. */
 void tlbsd_wait(unsigned long hart, uint32_t ticket);
+/* Like tlbsd_wait, but gives up after `cycles`: 0 when done, -1 on timeout. */
+int tlbsd_wait_for(unsigned long hart, uint32_t ticket, uint64_t cycles);
 /* Waits until every request `hart`'s channel posted has completed. */
 void tlbsd_sync(unsigned long hart);
 /* Submit and wait: 0 or -TLBSD_ERR_*. */

@@ -52,9 +52,17 @@ void exit(int status)
 		wfi();
 }
 
+static void (*m_interrupt_handler)(unsigned long cause);
+
+void set_m_interrupt_handler(void (*fn)(unsigned long mcause)) { m_interrupt_handler = fn; }
+
 void m_trap(struct trap_frame *f)
 {
 	unsigned long cause = csr_read(mcause);
+	if ((long)cause < 0 && m_interrupt_handler) {
+		m_interrupt_handler(cause);
+		return;
+	}
 	if (cause == CAUSE_ECALL_S && f->regs[17] == RT_ECALL_RETURN_TO_M)
 		smode_return((long)f->regs[11]);
 	if (cause == CAUSE_ECALL_S && f->regs[17] == RT_ECALL_CALL_M) {

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# area.sh OUT.csv : LUTs and flip-flops of the 2-hart SoC (ShootdownSystem:
+# harts, caches, buses, CLINT, PLIC, sim devices) with and without the
+# shootdown unit and its agents, from yosys synth_xilinx. Slow: several
+# minutes per design on 2 cores.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+OUT="${1:?usage: area.sh OUT.csv}"
+echo "design,luts,ffs" > "$OUT"
+for flavor in base tuned; do
+  vdir=$(VERILOG_ONLY=1 "$ROOT/scripts/build-model.sh" 2 "$flavor")
+  design=$([ "$flavor" = base ] && echo "soc-2hart-without-unit" || echo "soc-2hart-with-unit")
+  log="$BUILD/logs/yosys-$design.log"
+  step "yosys synth_xilinx: $design"
+  run_logged "$log" yosys -q -p "read_verilog -DSYNTHESIS $vdir/SimTop.v $vdir/plusarg_reader.v; \
+    synth_xilinx -top ShootdownSystem -flatten; tee -o $log.stat stat"
+  luts=$(awk '/LUT[1-6] /{s+=$2} END{print s+0}' "$log.stat")
+  ffs=$(awk '/FD[CPRS]E? /{s+=$2} END{print s+0}' "$log.stat")
+  echo "$design,$luts,$ffs" >> "$OUT"
+done
+python3 - "$OUT" <<'PY'
+import csv, sys
+rows = {r["design"]: r for r in csv.DictReader(open(sys.argv[1]))}
+b, u = rows["soc-2hart-without-unit"], rows["soc-2hart-with-unit"]
+for k in ("luts", "ffs"):
+    print(f"{k:>5}: without {int(b[k]):>7}  with {int(u[k]):>7}  (+{100 * (int(u[k]) / int(b[k]) - 1):.2f}%)")
+print(f"(written to {sys.argv[1]})")
+PY

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# bench.sh : the batched shootdown unit against a lean software shootdown
+# (sw/baremetal/programs/bench_shootdown.c) on the tuned 2- and 4-hart SoCs,
+# printed side by side and written to build/results/shootdown.csv; then the
+# area of the SoC with and without the unit (yosys synth_xilinx) in
+# build/results/area.csv. A benchmark, not a test: one run, numbers as measured.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+RESULTS="$BUILD/results"
+mkdir -p "$RESULTS"
+make -s -C "$ROOT/sw/baremetal" PLATFORM=soc O="$BUILD/sw/baremetal/soc" >&2
+ELF="$BUILD/sw/baremetal/soc/bench_shootdown.elf"
+RAW="$RESULTS/shootdown-raw.txt"
+: > "$RAW"
+for harts in 2 4; do
+  sim=$("$ROOT/scripts/build-model.sh" "$harts" tuned)
+  step "shootdown benchmark on the $harts-hart SoC"
+  "$sim" +max-cycles=200000000 "$ELF" | tee -a "$RAW" | grep -v '^BENCH' >&2 || die "bench_shootdown failed on $harts harts"
+done
+python3 "$ROOT/scripts/bench_table.py" "$RAW" "$RESULTS/shootdown.csv"
+
+if [ "${BENCH_AREA:-1}" = 1 ]; then
+  "$ROOT/scripts/area.sh" "$RESULTS/area.csv"
+fi

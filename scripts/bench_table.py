@@ -1,0 +1,44 @@
+"""Turns bench_shootdown's BENCH lines into build/results/shootdown.csv and a
+side-by-side table (software path vs the unit) on stdout."""
+import csv
+import re
+import sys
+
+FIELDS = ["path", "harts", "targets", "entries", "initiator_cycles", "stolen_cycles_per_target", "target_traps"]
+
+
+def main(raw, out):
+    rows = []
+    for line in open(raw):
+        if line.startswith("BENCH "):
+            kv = dict(re.findall(r"(\w+)=(\S+)", line))
+            rows.append({k: kv[k] for k in FIELDS})
+    if not rows:
+        sys.exit(f"bench_table: no BENCH lines in {raw}")
+    with open(out, "w", newline="") as f:
+        w = csv.DictWriter(f, FIELDS)
+        w.writeheader()
+        w.writerows(rows)
+    key = lambda r: (int(r["harts"]), int(r["targets"]), int(r["entries"]))
+    sw = {key(r): r for r in rows if r["path"] == "sw"}
+    hw = {key(r): r for r in rows if r["path"] == "hw"}
+    print(f"{'harts':>5} {'targets':>7} {'entries':>7} | {'initiator cycles':^24} | "
+          f"{'stolen cycles / target':^24} | {'traps / target':^14}")
+    print(f"{'':>5} {'':>7} {'':>7} | {'software':>8} {'unit':>6} {'ratio':>8} | "
+          f"{'software':>8} {'unit':>6} {'ratio':>8} | {'sw':>6} {'unit':>6}")
+    for k in sorted(sw):
+        s, h = sw[k], hw.get(k)
+        if h is None:
+            continue
+        def ratio(a, b):
+            a, b = int(a), int(b)
+            return f"{a / b:.1f}x" if b else "inf"
+        print(f"{k[0]:>5} {k[1]:>7} {k[2]:>7} | {s['initiator_cycles']:>8} {h['initiator_cycles']:>6} "
+              f"{ratio(s['initiator_cycles'], h['initiator_cycles']):>8} | {s['stolen_cycles_per_target']:>8} "
+              f"{h['stolen_cycles_per_target']:>6} {ratio(s['stolen_cycles_per_target'], h['stolen_cycles_per_target']):>8} | "
+              f"{s['target_traps']:>6} {h['target_traps']:>6}")
+    print(f"(written to {out})")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:3])
