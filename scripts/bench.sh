@@ -6,6 +6,7 @@
 # build/results/area.csv. A benchmark, not a test: one run, numbers as measured.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
 
 RESULTS="$BUILD/results"
 mkdir -p "$RESULTS"
@@ -19,6 +20,12 @@ for harts in 2 4; do
   "$sim" +max-cycles=200000000 "$ELF" | tee -a "$RAW" | grep -v '^BENCH' >&2 || die "bench_shootdown failed on $harts harts"
 done
 python3 "$ROOT/scripts/bench_table.py" "$RAW" "$RESULTS/shootdown.csv"
+
+step "ceiling crossover on the 2-hart SoC (page by page vs one full flush)"
+CEIL_RAW="$RESULTS/ceiling-raw.txt"
+"$(scripts/build-model.sh 2 tuned)" +max-cycles=400000000 "$BUILD/sw/baremetal/soc/bench_ceiling.elf" > "$CEIL_RAW" \
+  || die "bench_ceiling failed (see $CEIL_RAW)"
+python3 "$ROOT/scripts/bench_table.py" --ceiling "$CEIL_RAW" "$RESULTS/ceiling.csv"
 
 if [ "${BENCH_AREA:-1}" = 1 ]; then
   "$ROOT/scripts/area.sh" "$RESULTS/area.csv"

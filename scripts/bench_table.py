@@ -40,5 +40,35 @@ def main(raw, out):
     print(f"(written to {out})")
 
 
+def ceiling(raw, out):
+    """CEIL lines: cost of flushing N pages page by page vs one full flush."""
+    pts = {}
+    for line in open(raw):
+        if line.startswith("CEIL "):
+            kv = dict(re.findall(r"(\w+)=(\S+)", line))
+            pts.setdefault(int(kv["entries"]), {})[kv["path"]] = (int(kv["initiator_cycles"]), int(kv["stolen_cycles"]))
+    if not pts:
+        sys.exit(f"bench_table: no CEIL lines in {raw}")
+    with open(out, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["entries", "path", "initiator_cycles", "stolen_cycles", "total_cycles"])
+        for n in sorted(pts):
+            for path, (i, s) in sorted(pts[n].items()):
+                w.writerow([n, path, i, s, i + s])
+    print(f"{'pages':>6} | {'page by page':^22} | {'full flush':^22} | cheaper")
+    print(f"{'':>6} | {'initiator':>9} {'stolen':>6} {'total':>5} | {'initiator':>9} {'stolen':>6} {'total':>5} |")
+    crossover = None
+    for n in sorted(pts):
+        (pi, ps), (fi, fs) = pts[n]["per-page"], pts[n]["full"]
+        better = "page by page" if pi + ps <= fi + fs else "full flush"
+        if better == "full flush" and crossover is None:
+            crossover = n
+        print(f"{n:>6} | {pi:>9} {ps:>6} {pi + ps:>5} | {fi:>9} {fs:>6} {fi + fs:>5} | {better}")
+    print(f"first size where one full flush is cheaper: {crossover} pages (written to {out})")
+
+
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    if sys.argv[1] == "--ceiling":
+        ceiling(*sys.argv[2:4])
+    else:
+        main(*sys.argv[1:3])

@@ -57,3 +57,13 @@ def test_checks_catch_an_agent_that_acknowledges_before_draining():
                      r"completion \(at (\d+), completion seen at (\d+)\)", r.stdout)
     assert late, describe(r)
     assert int(late.group(1)) > int(late.group(2))
+
+
+@pytest.mark.parametrize("harts", [2, 4])
+def test_s_mode_reaches_only_its_own_channel_through_the_pmp(harts):
+    """docs/shootdown-unit.md, Privilege: with one PMP window per hart,
+    S-mode can use its own channel (a request completes) and faults on other
+    harts' channels and on the global page; M-mode reaches everything."""
+    r = run([model(harts), "+max-cycles=5000000", program("soc", "shootdown_pmp")], timeout=300)
+    assert r.status == 0, describe(r)
+    assert "PASS: S-mode reaches only its own channel, M-mode all of the unit" in r.stdout, describe(r)

@@ -11,6 +11,7 @@ struct trap_frame {
 extern char s_trap_entry[];
 void hart_entry(unsigned long hartid);
 void runtime_boot(const void *fdt);
+int insn_length(unsigned long epc);
 void __attribute__((noreturn)) unexpected_trap(const char *mode, unsigned long cause, unsigned long epc,
 					       unsigned long tval);
 

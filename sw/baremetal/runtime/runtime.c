@@ -89,7 +89,7 @@ void __attribute__((noreturn)) unexpected_trap(const char *mode, unsigned long c
 	exit(99);
 }
 
-static int insn_length(unsigned long epc)
+int insn_length(unsigned long epc)
 {
 	return (*(volatile uint16_t *)epc & 3) == 3 ? 4 : 2;
 }

@@ -39,8 +39,9 @@ void spin_lock(spinlock_t *l);
 void spin_unlock(spinlock_t *l);
 void barrier(void);			/* all num_harts() harts */
 
-/* Traps. A hart's page faults are counted and the faulting instruction is
- * skipped, so a test can probe an address and read the count. */
+/* Traps. A hart's page faults, and (M-mode runtime) its S-mode access
+ * faults, are counted and the faulting instruction is skipped, so a test can
+ * probe an address and read the count. */
 struct fault_log {
 	volatile uint64_t count;
 	volatile uint64_t last_cause;
