@@ -5,6 +5,7 @@ loop over mapped pages while hart 0 unmaps some and issues one request; the
 program itself checks that covered pages fault afterwards on every hart, that
 no late store overwrote hart 0's sentinels, and that bad requests get their
 error codes. Here we check how it exited and that every case really ran."""
+import pathlib
 import re
 
 import pytest
@@ -67,3 +68,20 @@ def test_s_mode_reaches_only_its_own_channel_through_the_pmp(harts):
     r = run([model(harts), "+max-cycles=5000000", program("soc", "shootdown_pmp")], timeout=300)
     assert r.status == 0, describe(r)
     assert "PASS: S-mode reaches only its own channel, M-mode all of the unit" in r.stdout, describe(r)
+
+
+@pytest.mark.parametrize("harts", [2, 4])
+def test_completion_interrupt_reaches_the_hart_through_the_plic(harts):
+    """shootdown_irq.c sleeps in WFI until channel 0's completion interrupt;
+    the PLIC source it expects must be the one the device tree gives the
+    unit's first channel."""
+    sim = model(harts)
+    dts = (pathlib.Path(sim).parent / "SimTop.dts").read_text()
+    node = re.search(r"tlb-shootdown@[0-9a-f]+ \{(.*?)\};", dts, re.S)
+    assert node, "no tlb-shootdown node in the device tree"
+    sources = [int(x) for x in re.search(r"interrupts = <([0-9 ]+)>", node.group(1)).group(1).split()]
+    assert len(sources) == harts
+    r = run([sim, "+max-cycles=5000000", program("soc", "shootdown_irq")], timeout=300)
+    assert r.status == 0, describe(r)
+    assert f"interrupt from source {sources[0]} after" in r.stdout, describe(r)
+    assert "PASS: completion interrupt" in r.stdout, describe(r)
