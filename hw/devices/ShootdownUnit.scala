@@ -16,7 +16,8 @@ import freechips.rocketchip.tilelink._
 /** @param address     base of the 64 KiB register window
   * @param maxEntries  most entries one request may carry (INFO.max_entries)
   * @param queueDepth  requests a channel may have posted and not yet completed
-  * @param ceiling     reset value of CEILING (pages)
+  * @param ceiling     reset value of CEILING (pages): the measured crossover
+  *                    (bench_ceiling.c, docs/shootdown-unit.md)
   * @param listReads   list blocks the unit may have in flight at once
   * @param agentQueue  commands each flush agent buffers (a request of up to
   *                    this many pages costs each target one burst)
@@ -27,7 +28,7 @@ case class ShootdownParams(
   address: BigInt = 0x4000000,
   maxEntries: Int = 4096,
   queueDepth: Int = 4,
-  ceiling: Int = 64,
+  ceiling: Int = 128,
   listReads: Int = 4,
   agentQueue: Int = 32,
   ackBeforeDrain: Boolean = false) {

@@ -19,6 +19,7 @@ HARTS = 4
 UNIT_BASE = 0x4000000
 MEM_BASE, MEM_SIZE = 0x8000_0000, 0x1000_0000
 QUEUE_DEPTH, MAX_ENTRIES, CEILING = 4, 4096, 64
+RESET_CEILING = 128   # ShootdownParams().ceiling
 GET, PUT_FULL = 4, 0
 ACCESS_ACK, ACCESS_ACK_DATA = 0, 1
 DENIED_BLOCKS = range(MEM_BASE + 0x0F00_0000, MEM_BASE + 0x0F00_1000)  # list reads here get denied
@@ -237,7 +238,7 @@ async def scenario(dut, n_ops, p, ceiling=CEILING, long_lists=False):
     check = Checker(world, model)
     info = await reg_read(world, UNIT_BASE + ref.G_INFO)
     assert info == (MAX_ENTRIES << 32 | HARTS << 8 | 1), f"INFO {info:#x}"
-    assert await reg_read(world, UNIT_BASE + ref.G_CEILING) == CEILING
+    assert await reg_read(world, UNIT_BASE + ref.G_CEILING) == RESET_CEILING
     await reg_write(world, UNIT_BASE + ref.G_CEILING, ceiling)
     irq_en = [random.random() < 0.5 for _ in range(HARTS)]
     for c in range(HARTS):

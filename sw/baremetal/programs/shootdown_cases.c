@@ -49,7 +49,7 @@ struct kase {
 	unsigned initiators;	/* harts 0.. each flush their share of the covered pages at once (0 = 1) */
 	int targets;		/* what the other harts do meanwhile */
 	int post_each;		/* one posted request per entry, then one sync (arm64 style) */
-	unsigned ceiling;	/* CEILING during the case (0: the default) */
+	unsigned ceiling;	/* CEILING during the case (0: CASE_CEILING) */
 };
 
 /* K4 gives the defaults (4 KiB pages, per-VA entries); later fields override. */
@@ -75,7 +75,7 @@ static const struct kase cases[] = {
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 #define PRIV_VA		REGION2_VA		/* racing-local-sfence: one private page per hart */
-#define DEFAULT_CEILING	64
+#define CASE_CEILING	64	/* CEILING in every case that sets none */
 
 static uint64_t pages4k[MAX_MAPS + MAX_HARTS][512] __attribute__((aligned(4096)));
 static volatile uint8_t missbuf[MAX_HARTS][MISS_BYTES] __attribute__((aligned(64)));
@@ -136,7 +136,7 @@ static void setup(const struct kase *k)
 			CHECK(priv_leaf[h]);
 			priv_pte[h] = *priv_leaf[h];
 		}
-	*tlbsd_global(TLBSD_CEILING) = k->ceiling ? k->ceiling : DEFAULT_CEILING;
+	*tlbsd_global(TLBSD_CEILING) = k->ceiling ? k->ceiling : CASE_CEILING;
 	*delay_ram(DELAY_RAM_DELAY) = k->mmio ? DELAY_RAM_SLOW : 400;
 }
 
@@ -257,7 +257,7 @@ static void initiate(const struct kase *k, unsigned long me)
 	__asm__ volatile("fence rw, rw" ::: "memory");
 	uint64_t t0 = rdcycle();
 	unsigned reqs = 0, falls = 0;
-	unsigned ceiling = k->ceiling ? k->ceiling : DEFAULT_CEILING;
+	unsigned ceiling = k->ceiling ? k->ceiling : CASE_CEILING;
 	if (k->post_each) {
 		for (unsigned i = 0; i < count; i++, reqs++)
 			CHECK(tlbsd_post(me, all_harts(), &list[i], 1) > 0);
