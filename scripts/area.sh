@@ -14,8 +14,11 @@ for flavor in base tuned; do
   step "yosys synth_xilinx: $design"
   run_logged "$log" yosys -q -p "read_verilog -DSYNTHESIS $vdir/SimTop.v $vdir/plusarg_reader.v; \
     synth_xilinx -top ShootdownSystem -flatten; tee -o $log.stat stat"
-  luts=$(awk '/LUT[1-6] /{s+=$2} END{print s+0}' "$log.stat")
-  ffs=$(awk '/FD[CPRS]E? /{s+=$2} END{print s+0}' "$log.stat")
+  # LUTs as Vivado counts Slice LUTs: logic plus LUTs used as memory
+  # (RAM32M/RAM64M take 4 each, the X1D ones 2, shift registers 1).
+  luts=$(awk '/ LUT[1-6] /{s+=$2} / RAM(32|64)M /{s+=4*$2} / RAM(32|64)X1D /{s+=2*$2}
+              / SRL(C32|16)E /{s+=$2} END{print s+0}' "$log.stat")
+  ffs=$(awk '/ FD[CPRS]E? /{s+=$2} END{print s+0}' "$log.stat")
   echo "$design,$luts,$ffs" >> "$OUT"
 done
 python3 - "$OUT" <<'PY'
