@@ -121,8 +121,7 @@ int main(unsigned long hartid)
 {
 	if (hartid == 0) {
 		CHECK(num_harts() >= 2);
-		root = vm_alloc_table();
-		vm_map_kernel(root);
+		root = vm_kernel_root();
 		for (unsigned i = 0; i < WS; i++)
 			CHECK(vm_map(root, WS_VA + i * PAGE_4K, (uint64_t)ws_pages[i], PAGE_4K, PTE_R | PTE_W));
 		for (unsigned i = 0; i < MAX_N; i++)

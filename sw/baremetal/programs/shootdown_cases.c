@@ -487,8 +487,7 @@ int main(unsigned long hartid)
 {
 	if (hartid == 0) {
 		CHECK(num_harts() >= 2);
-		root = vm_alloc_table();
-		vm_map_kernel(root);
+		root = vm_kernel_root();
 		fence();
 	}
 	barrier();

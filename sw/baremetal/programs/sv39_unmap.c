@@ -84,8 +84,7 @@ int main(unsigned long hartid)
 {
 	if (hartid == 0) {
 		CHECK(num_harts() >= 2);
-		root = vm_alloc_table();
-		vm_map_kernel(root);
+		root = vm_kernel_root();
 		for (unsigned i = 0; i < NPAGES; i++) {
 			pages[i][0] = pattern(i);
 			leaves[i] = vm_map(root, (uint64_t)test_va(i), (uint64_t)pages[i], PAGE_4K, PTE_R | PTE_W);

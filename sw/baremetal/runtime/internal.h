@@ -11,7 +11,9 @@ struct trap_frame {
 extern char s_trap_entry[];
 void hart_entry(unsigned long hartid);
 void runtime_boot(const void *fdt);
-int insn_length(unsigned long epc);
+/* Counts a fault a probe expects in this hart's fault log; returns the pc
+ * after the faulting instruction. */
+unsigned long record_fault(unsigned long cause, unsigned long tval, unsigned long epc);
 void __attribute__((noreturn)) unexpected_trap(const char *mode, unsigned long cause, unsigned long epc,
 					       unsigned long tval);
 

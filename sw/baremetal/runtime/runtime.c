@@ -89,7 +89,7 @@ void __attribute__((noreturn)) unexpected_trap(const char *mode, unsigned long c
 	exit(99);
 }
 
-int insn_length(unsigned long epc)
+static int insn_length(unsigned long epc)
 {
 	return (*(volatile uint16_t *)epc & 3) == 3 ? 4 : 2;
 }
@@ -100,17 +100,22 @@ void s_trap(struct trap_frame *f)
 	unsigned long cause = csr_read(scause);
 	unsigned long epc = csr_read(sepc);
 	if (cause == CAUSE_LOAD_PAGE_FAULT || cause == CAUSE_STORE_PAGE_FAULT) {
-		struct fault_log *log = my_faults();
-		log->last_cause = cause;
-		log->last_tval = csr_read(stval);
-		log->count++;
-		csr_write(sepc, epc + insn_length(epc));
+		csr_write(sepc, record_fault(cause, csr_read(stval), epc));
 		return;
 	}
 	unexpected_trap("S", cause, epc, csr_read(stval));
 }
 
 struct fault_log *my_faults(void) { return &fault_logs[hart_id()]; }
+
+unsigned long record_fault(unsigned long cause, unsigned long tval, unsigned long epc)
+{
+	struct fault_log *log = my_faults();
+	log->last_cause = cause;
+	log->last_tval = tval;
+	log->count++;
+	return epc + insn_length(epc);
+}
 
 int probe_read64(const volatile uint64_t *p, uint64_t *value)
 {

@@ -67,6 +67,14 @@ void vm_map_kernel(pte_t *root)
 	vm_map(root, DRAM_BASE, DRAM_BASE, PAGE_1G, PTE_R | PTE_W | PTE_X | PTE_G);
 }
 
+pte_t *vm_kernel_root(void)
+{
+	pte_t *root = vm_alloc_table();
+	CHECK(root);
+	vm_map_kernel(root);
+	return root;
+}
+
 uint64_t vm_satp(pte_t *root, unsigned asid)
 {
 	return SATP_MODE_SV39 | (uint64_t)asid << 44 | (uint64_t)root >> 12;

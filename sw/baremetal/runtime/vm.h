@@ -28,6 +28,8 @@ pte_t *vm_map(pte_t *root, uint64_t va, uint64_t pa, uint64_t size, uint64_t per
 pte_t *vm_leaf(pte_t *root, uint64_t va);
 /* Identity-maps the device gigapage [0, 1G) and DRAM [2G, 3G) as global RWX. */
 void vm_map_kernel(pte_t *root);
+/* A fresh root table with the vm_map_kernel mappings. */
+pte_t *vm_kernel_root(void);
 uint64_t vm_satp(pte_t *root, unsigned asid);
 
 #endif

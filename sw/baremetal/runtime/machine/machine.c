@@ -67,12 +67,7 @@ void m_trap(struct trap_frame *f)
 	 * S-mode handler records page faults, and skip the access. */
 	if ((cause == CAUSE_LOAD_ACCESS || cause == CAUSE_STORE_ACCESS) &&
 	    (csr_read(mstatus) & MSTATUS_MPP) == MSTATUS_MPP_S) {
-		struct fault_log *log = my_faults();
-		unsigned long epc = csr_read(mepc);
-		log->last_cause = cause;
-		log->last_tval = csr_read(mtval);
-		log->count++;
-		csr_write(mepc, epc + insn_length(epc));
+		csr_write(mepc, record_fault(cause, csr_read(mtval), csr_read(mepc)));
 		return;
 	}
 	if (cause == CAUSE_ECALL_S && f->regs[17] == RT_ECALL_RETURN_TO_M)
