@@ -41,6 +41,7 @@ object GenShootdownHeaders {
     Global.all.foreach(r => line(define(r.name, hex(r.offset), s"${r.access}: ${r.doc}")))
     line(define("AGENT_CYCLES_HART(h)", s"(${hex(Global.agentCycles.offset)} + 8 * (h))"))
     line(define("INFO_CHANNELS(info)", "(((info) >> 8) & 0xff)"))
+    line(define("INFO_COUNTER_BITS(info)", "(((info) >> 16) & 0xff)"))
     line(define("INFO_MAX_ENTRIES(info)", "((info) >> 32)"))
     line()
     line("/* Channel registers (offsets inside TLBSD_CHANNEL(hart)). */")

@@ -23,9 +23,10 @@ object ShootdownMap {
 
   object Global {
     val info        = RegDesc("INFO", 0x000, "R", 64,
-      "[7:0] interface version, [15:8] channels (harts), [63:32] most entries one request may carry")
+      "[7:0] interface version, [15:8] channels (harts), [23:16] width of the counters in bits, [63:32] most entries one request may carry")
     val ceiling     = RegDesc("CEILING", 0x008, "RW", 32,
-      "a request that would flush more pages than this runs as one full flush instead")
+      "a request that would flush more pages than this runs as one full flush instead (a value above the most pages a request can name reads back as all ones)")
+    // The counters are INFO.counter_bits wide and wrap; the bits above read 0.
     val requests    = RegDesc("CTR_REQUESTS", 0x010, "R", 64, "requests completed")
     val entries     = RegDesc("CTR_ENTRIES", 0x018, "R", 64, "list entries carried out (not those a fallback or an error replaced by a full flush)")
     val pages       = RegDesc("CTR_PAGES", 0x020, "R", 64, "page flushes sent to the agents (one per page, whatever the number of targets)")
@@ -37,9 +38,9 @@ object ShootdownMap {
   }
 
   object Channel {
-    val targets  = RegDesc("TARGETS", 0x00, "RW", 64, "hart mask of the next request (bit h = hart h)")
-    val list     = RegDesc("LIST", 0x08, "RW", 64, "physical address of the next request's entry list (8-byte aligned, inside DRAM)")
-    val count    = RegDesc("COUNT", 0x10, "RW", 32, "entries in the list, 1 to INFO.max_entries")
+    val targets  = RegDesc("TARGETS", 0x00, "RW", 64, "hart mask of the next request (bit h = hart h); a mask naming an absent hart is stored, and reads back, as 0")
+    val list     = RegDesc("LIST", 0x08, "RW", 64, "physical address of the next request's entry list (8-byte aligned, inside DRAM); an address above the unit's width is stored, and reads back, as all ones with its low 3 bits kept")
+    val count    = RegDesc("COUNT", 0x10, "RW", 32, "entries in the list, 1 to INFO.max_entries; a larger value is stored, and reads back, as INFO.max_entries + 1")
     val submit   = RegDesc("SUBMIT", 0x18, "R", 64,
       "a 64-bit read submits TARGETS/LIST/COUNT as one request; returns its ticket (> 0), 0 if the channel's queue is full (nothing was submitted: retry), or minus an error code (nothing was submitted)")
     val status   = RegDesc("STATUS", 0x20, "R", 64,

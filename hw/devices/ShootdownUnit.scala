@@ -21,6 +21,8 @@ import freechips.rocketchip.tilelink._
   * @param listReads   list blocks the unit may have in flight at once
   * @param agentQueue  commands each flush agent buffers (a request of up to
   *                    this many pages costs each target one burst)
+  * @param counterBits width of the performance counters (they wrap; INFO
+  *                    tells software the width)
   * @param ackBeforeDrain debug knob: agents acknowledge without draining the
   *                    hart's older accesses; breaks SEMANTICS rule 2 on purpose
   *                    so that the system tests can show they catch it */
@@ -31,9 +33,16 @@ case class ShootdownParams(
   ceiling: Int = 128,
   listReads: Int = 4,
   agentQueue: Int = 32,
+  counterBits: Int = 40,
   ackBeforeDrain: Boolean = false) {
   require(maxEntries >= 256, "requests must carry at least 256 entries")
   require(queueDepth >= 1 && listReads >= 1 && agentQueue >= 2)
+  require(counterBits >= 32 && counterBits <= 64)
+  /** Bits that hold COUNT: up to maxEntries, plus one value above it. */
+  val countBits = log2Ceil(maxEntries + 2)
+  /** Bits that hold CEILING and a request's page count (each entry is at
+    * most ShootdownMap.Entry.maxPages pages). */
+  val pageCountBits = log2Ceil(maxEntries * ShootdownMap.Entry.maxPages + 1)
 }
 
 case object ShootdownKey extends Field[Option[ShootdownParams]](None)
@@ -61,12 +70,12 @@ class AgentPort extends Bundle {
   val busy = Input(Bool())
 }
 
-class ShootdownRequest(nHarts: Int) extends Bundle {
+class ShootdownRequest(nHarts: Int, addrBits: Int, countBits: Int) extends Bundle {
   val targets = UInt(nHarts.W)
-  val list    = UInt(64.W)
-  val count   = UInt(32.W)
+  val list    = UInt(addrBits.W)
+  val count   = UInt(countBits.W)
   val ticket  = UInt(32.W)
-  override def cloneType = new ShootdownRequest(nHarts).asInstanceOf[this.type]
+  override def cloneType = new ShootdownRequest(nHarts, addrBits, countBits).asInstanceOf[this.type]
 }
 
 class ShootdownUnit(
@@ -120,36 +129,56 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   private val lgBlock = log2Ceil(blockBytes)
   private val entriesPerBlock = blockBytes / Entry.bytes
 
+  // Registers are only as wide as what they must tell apart. LIST holds
+  // addresses up to just past the end of DRAM; a written value above that
+  // is stored as all ones (keeping its alignment bits) so that it still
+  // fails the range check, and likewise COUNT saturates at maxEntries + 1
+  // and TARGETS naming an absent hart stores 0. Software reads back the
+  // stored value (docs/shootdown-registers.md).
+  private val memEnd = outer.memBase + outer.memSize
+  private val addrBits = log2Ceil(memEnd) + 1
+  private val entryAddrBits = log2Ceil(Entry.bytes)
+  private def clampList(v: UInt): UInt =
+    Mux(v(63, addrBits).orR, Cat(Fill(addrBits - entryAddrBits, 1.U(1.W)), v(entryAddrBits - 1, 0)), v(addrBits - 1, 0))
+  private def clampCount(v: UInt): UInt =
+    Mux(v > prm.maxEntries.U, (prm.maxEntries + 1).U(prm.countBits.W), v(prm.countBits - 1, 0))
+  private def clampTargets(v: UInt): UInt = Mux(v(63, n).orR, 0.U(n.W), v(n - 1, 0))
+  private def newRequest = new ShootdownRequest(n, addrBits, prm.countBits)
+  private def clamped(r: UInt, clamp: UInt => UInt) = RegWriteFn((valid, data) => {
+    when (valid) { r := clamp(data) }
+    true.B
+  })
+
   // ------------------------------------------------------------ global state
-  val ceiling = RegInit(prm.ceiling.U(32.W))
-  val ctrRequests, ctrEntries, ctrPages, ctrFallbacks, ctrErrors = RegInit(0.U(64.W))
-  val agentCycles = RegInit(VecInit(Seq.fill(n)(0.U(64.W))))
+  val ceiling = RegInit(prm.ceiling.U(prm.pageCountBits.W))
+  val ctrRequests, ctrEntries, ctrPages, ctrFallbacks, ctrErrors = RegInit(0.U(prm.counterBits.W))
+  val agentCycles = RegInit(VecInit(Seq.fill(n)(0.U(prm.counterBits.W))))
   io.agents.zip(agentCycles).foreach { case (a, c) => when (a.busy) { c := c + 1.U } }
 
   // ------------------------------------------------------------ channels
   class Channel(val index: Int) {
-    val targets = RegInit(0.U(64.W))
-    val list    = RegInit(0.U(64.W))
-    val count   = RegInit(0.U(32.W))
+    val targets = RegInit(0.U(n.W))
+    val list    = RegInit(0.U(addrBits.W))
+    val count   = RegInit(0.U(prm.countBits.W))
     val posted  = RegInit(0.U(32.W))  // last ticket handed out
     val done    = RegInit(0.U(32.W))  // last ticket completed
     val errWord = RegInit(0.U(40.W))  // code << 32 | ticket
     val acked   = RegInit(0.U(n.W))
     val irqEn   = RegInit(false.B)
     val irqPend = RegInit(false.B)
-    val queue   = Module(new Queue(new ShootdownRequest(n), prm.queueDepth))
+    val queue   = Module(new Queue(newRequest, prm.queueDepth))
     val submitError = WireDefault(false.B)
 
-    val listEnd = list +& (count << log2Ceil(Entry.bytes))
+    val listEnd = list +& (count << entryAddrBits)
     val code = MuxCase(0.U(8.W), Seq(
-      (targets === 0.U || (targets >> n) =/= 0.U)            -> Err.badTargets.value.U,
+      (targets === 0.U)                                    -> Err.badTargets.value.U,
       (count === 0.U || count > prm.maxEntries.U)           -> Err.badCount.value.U,
-      (list(log2Ceil(Entry.bytes) - 1, 0) =/= 0.U)          -> Err.badAlign.value.U,
-      (list < outer.memBase.U || listEnd > (outer.memBase + outer.memSize).U) -> Err.badRange.value.U))
+      (list(entryAddrBits - 1, 0) =/= 0.U)                  -> Err.badAlign.value.U,
+      (list < outer.memBase.U || listEnd > memEnd.U)        -> Err.badRange.value.U))
     val full = !queue.io.enq.ready
     val ticket = posted + 1.U
     queue.io.enq.valid := false.B
-    queue.io.enq.bits.targets := targets(n - 1, 0)
+    queue.io.enq.bits.targets := targets
     queue.io.enq.bits.list := list
     queue.io.enq.bits.count := count
     queue.io.enq.bits.ticket := ticket
@@ -176,9 +205,9 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
       def at(r: RegDesc) = channelBase(index) + r.offset
       def desc(r: RegDesc) = RegFieldDesc(s"ch${index}_${r.name.toLowerCase}", r.doc)
       Seq(
-        at(Channel.targets) -> Seq(RegField(64, targets, desc(Channel.targets))),
-        at(Channel.list)    -> Seq(RegField(64, list, desc(Channel.list))),
-        at(Channel.count)   -> Seq(RegField(32, count, desc(Channel.count))),
+        at(Channel.targets) -> Seq(RegField(64, RegReadFn(targets.pad(64)), clamped(targets, clampTargets), desc(Channel.targets))),
+        at(Channel.list)    -> Seq(RegField(64, RegReadFn(list.pad(64)), clamped(list, clampList), desc(Channel.list))),
+        at(Channel.count)   -> Seq(RegField(32, RegReadFn(count.pad(32)), clamped(count, clampCount), desc(Channel.count))),
         at(Channel.submit)  -> Seq(RegField.r(64, submit, desc(Channel.submit))),
         at(Channel.status)  -> Seq(RegField.r(33, Cat(idle, done), desc(Channel.status))),
         at(Channel.error)   -> Seq(RegField(40, RegReadFn(errWord), RegWriteFn((valid, _) => {
@@ -200,28 +229,29 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   // pending) win over a software write in the same cycle.
   def at(r: RegDesc) = r.offset
   def gdesc(r: RegDesc) = RegFieldDesc(r.name.toLowerCase, r.doc)
-  val info = Cat(prm.maxEntries.U(32.W), 0.U(16.W), n.U(8.W), version.U(8.W))
+  val info = Cat(prm.maxEntries.U(32.W), 0.U(8.W), prm.counterBits.U(8.W), n.U(8.W), version.U(8.W))
   val global = Seq(
     at(Global.info)      -> Seq(RegField.r(64, info, gdesc(Global.info))),
-    at(Global.ceiling)   -> Seq(RegField(32, ceiling, gdesc(Global.ceiling))),
-    at(Global.requests)  -> Seq(RegField.r(64, ctrRequests, gdesc(Global.requests))),
-    at(Global.entries)   -> Seq(RegField.r(64, ctrEntries, gdesc(Global.entries))),
-    at(Global.pages)     -> Seq(RegField.r(64, ctrPages, gdesc(Global.pages))),
-    at(Global.fallbacks) -> Seq(RegField.r(64, ctrFallbacks, gdesc(Global.fallbacks))),
-    at(Global.errors)    -> Seq(RegField.r(64, ctrErrors, gdesc(Global.errors)))) ++
+    at(Global.ceiling)   -> Seq(RegField(32, RegReadFn(ceiling.pad(32)), clamped(ceiling, v =>
+      Mux(v(31, prm.pageCountBits).orR, Fill(prm.pageCountBits, 1.U(1.W)), v(prm.pageCountBits - 1, 0))), gdesc(Global.ceiling))),
+    at(Global.requests)  -> Seq(RegField.r(prm.counterBits, ctrRequests, gdesc(Global.requests))),
+    at(Global.entries)   -> Seq(RegField.r(prm.counterBits, ctrEntries, gdesc(Global.entries))),
+    at(Global.pages)     -> Seq(RegField.r(prm.counterBits, ctrPages, gdesc(Global.pages))),
+    at(Global.fallbacks) -> Seq(RegField.r(prm.counterBits, ctrFallbacks, gdesc(Global.fallbacks))),
+    at(Global.errors)    -> Seq(RegField.r(prm.counterBits, ctrErrors, gdesc(Global.errors)))) ++
     agentCycles.zipWithIndex.map { case (c, i) =>
-      (at(Global.agentCycles) + 8 * i) -> Seq(RegField.r(64, c, RegFieldDesc(s"agent_cycles_$i", Global.agentCycles.doc)))
+      (at(Global.agentCycles) + 8 * i) -> Seq(RegField.r(prm.counterBits, c, RegFieldDesc(s"agent_cycles_$i", Global.agentCycles.doc)))
     }
   outer.regNode.regmap((global ++ channels.flatMap(_.regs)): _*)
 
   // ------------------------------------------------------------ engine
   // One request at a time, channels served round-robin.
-  val arb = Module(new RRArbiter(new ShootdownRequest(n), n))
+  val arb = Module(new RRArbiter(newRequest, n))
   channels.zip(arb.io.in).foreach { case (c, in) => in <> c.queue.io.deq }
 
   val sIdle :: sRun :: sWait :: Nil = Enum(3)
   val state = RegInit(sIdle)
-  val req = Reg(new ShootdownRequest(n))
+  val req = Reg(newRequest)
   val chan = Reg(UInt(log2Ceil(n max 2).W))
   arb.io.out.ready := state === sIdle
 
@@ -229,14 +259,14 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   val abort    = RegInit(false.B)  // stop reading and expanding: a full flush replaces the rest
   val needAll  = RegInit(false.B)  // a full flush must still be broadcast
   val errCode  = RegInit(0.U(8.W))
-  val pagesSent = Reg(UInt(32.W))
+  val pagesSent = Reg(UInt(prm.pageCountBits.W))
   val ackedNow = RegInit(0.U(n.W))
 
   // List geometry.
   val firstBlock = req.list >> lgBlock
-  val listEnd = req.list + (req.count << log2Ceil(Entry.bytes))
+  val listEnd = req.list +& (req.count << entryAddrBits)
   val nBlocks = ((listEnd + (blockBytes - 1).U) >> lgBlock) - firstBlock
-  val issued = Reg(UInt(32.W))
+  val issued = Reg(UInt(log2Ceil(prm.maxEntries / entriesPerBlock + 2).W))
 
   // ---- list reader (TileLink client)
   // Every block read has room reserved in entryQ before its Get goes out, so
@@ -247,21 +277,24 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   val reserved = RegInit(0.U(log2Ceil(prm.listReads * entriesPerBlock + 1).W))  // beats promised to Gets in flight
   val room = entryQ.io.count +& reserved +& entriesPerBlock.U <= (prm.listReads * entriesPerBlock).U
   val srcBusy = RegInit(0.U(prm.listReads.W))
-  val srcBlock = Reg(Vec(prm.listReads, UInt(64.W)))
+  val srcBlock = Reg(Vec(prm.listReads, chiselTypeOf(issued)))  // block number within the list
   val freeSrc = PriorityEncoder(~srcBusy)
   val haveSrc = !srcBusy.andR
-  val blockAddr = (firstBlock + issued) << lgBlock
+  val block = firstBlock +& issued
+  val blockAddr = block << lgBlock
   tl.a.valid := state === sRun && !abort && issued < nBlocks && haveSrc && room
   tl.a.bits := edge.Get(freeSrc, blockAddr(edge.bundle.addressBits - 1, 0), lgBlock.U)._2
   val aSet = Mux(tl.a.fire(), UIntToOH(freeSrc, prm.listReads), 0.U)
   when (tl.a.fire()) {
-    srcBlock(freeSrc) := blockAddr
+    srcBlock(freeSrc) := issued
     issued := issued + 1.U
   }
 
   val (_, dLast, _, dCount) = edge.count(tl.d)
-  val entryAddr = srcBlock(tl.d.bits.source) + (dCount << log2Ceil(Entry.bytes))
-  val inList = entryAddr >= req.list && entryAddr < listEnd
+  // Beats count in entries from the start of the list's first block.
+  val beatPos = Cat(srcBlock(tl.d.bits.source), dCount(lgBlock - entryAddrBits - 1, 0))
+  val firstPos = req.list(lgBlock - 1, entryAddrBits)
+  val inList = beatPos >= firstPos && beatPos < firstPos +& req.count
   val dBad = tl.d.bits.denied || tl.d.bits.corrupt
   val keep = inList && !abort && !dBad
   entryQ.io.enq.valid := tl.d.valid && keep

@@ -6,7 +6,6 @@
 package shootdown.soc
 
 import java.io.File
-import java.nio.file.{Files, Paths}
 
 import chisel3._
 import freechips.rocketchip.config.{Config, Parameters}
@@ -14,7 +13,7 @@ import freechips.rocketchip.diplomacy._
 import freechips.rocketchip.interrupts._
 import freechips.rocketchip.subsystem.CacheBlockBytes
 import freechips.rocketchip.tilelink._
-import shootdown.devices.{AgentPort, ShootdownParams, ShootdownUnit}
+import shootdown.devices.{ShootdownParams, ShootdownUnit}
 import shootdown.tile.FlushAgent
 
 object BenchParams {

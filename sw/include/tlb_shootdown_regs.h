@@ -16,8 +16,8 @@
 #define TLBSD_CHANNEL(hart)                (0x1000UL * (1 + (hart))) /* channel page offset */
 
 /* Global registers (page 0). */
-#define TLBSD_INFO                         0x0     /* R: [7:0] interface version, [15:8] channels (harts), [63:32] most entries one request may carry */
-#define TLBSD_CEILING                      0x8     /* RW: a request that would flush more pages than this runs as one full flush instead */
+#define TLBSD_INFO                         0x0     /* R: [7:0] interface version, [15:8] channels (harts), [23:16] width of the counters in bits, [63:32] most entries one request may carry */
+#define TLBSD_CEILING                      0x8     /* RW: a request that would flush more pages than this runs as one full flush instead (a value above the most pages a request can name reads back as all ones) */
 #define TLBSD_CTR_REQUESTS                 0x10    /* R: requests completed */
 #define TLBSD_CTR_ENTRIES                  0x18    /* R: list entries carried out (not those a fallback or an error replaced by a full flush) */
 #define TLBSD_CTR_PAGES                    0x20    /* R: page flushes sent to the agents (one per page, whatever the number of targets) */
@@ -26,12 +26,13 @@
 #define TLBSD_AGENT_CYCLES                 0x100   /* R: one register per hart, 8 bytes apart: cycles that hart's flush agent spent busy (flushing or draining) */
 #define TLBSD_AGENT_CYCLES_HART(h)         (0x100 + 8 * (h))
 #define TLBSD_INFO_CHANNELS(info)          (((info) >> 8) & 0xff)
+#define TLBSD_INFO_COUNTER_BITS(info)      (((info) >> 16) & 0xff)
 #define TLBSD_INFO_MAX_ENTRIES(info)       ((info) >> 32)
 
 /* Channel registers (offsets inside TLBSD_CHANNEL(hart)). */
-#define TLBSD_CH_TARGETS                   0x0     /* RW: hart mask of the next request (bit h = hart h) */
-#define TLBSD_CH_LIST                      0x8     /* RW: physical address of the next request's entry list (8-byte aligned, inside DRAM) */
-#define TLBSD_CH_COUNT                     0x10    /* RW: entries in the list, 1 to INFO.max_entries */
+#define TLBSD_CH_TARGETS                   0x0     /* RW: hart mask of the next request (bit h = hart h); a mask naming an absent hart is stored, and reads back, as 0 */
+#define TLBSD_CH_LIST                      0x8     /* RW: physical address of the next request's entry list (8-byte aligned, inside DRAM); an address above the unit's width is stored, and reads back, as all ones with its low 3 bits kept */
+#define TLBSD_CH_COUNT                     0x10    /* RW: entries in the list, 1 to INFO.max_entries; a larger value is stored, and reads back, as INFO.max_entries + 1 */
 #define TLBSD_CH_SUBMIT                    0x18    /* R: a 64-bit read submits TARGETS/LIST/COUNT as one request; returns its ticket (> 0), 0 if the channel's queue is full (nothing was submitted: retry), or minus an error code (nothing was submitted) */
 #define TLBSD_CH_STATUS                    0x20    /* R: [31:0] ticket of the last completed request (requests of a channel complete in order), [32] IDLE: every request this channel submitted has completed */
 #define TLBSD_CH_ERROR                     0x28    /* RW: last error on this channel: [31:0] ticket (0 if refused at submission), [39:32] error code; any write clears it */

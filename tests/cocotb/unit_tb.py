@@ -20,6 +20,7 @@ UNIT_BASE = 0x4000000
 MEM_BASE, MEM_SIZE = 0x8000_0000, 0x1000_0000
 QUEUE_DEPTH, MAX_ENTRIES, CEILING = 4, 4096, 64
 RESET_CEILING = 128   # ShootdownParams().ceiling
+COUNTER_BITS = 40     # ShootdownParams().counterBits
 GET, PUT_FULL = 4, 0
 ACCESS_ACK, ACCESS_ACK_DATA = 0, 1
 DENIED_BLOCKS = range(MEM_BASE + 0x0F00_0000, MEM_BASE + 0x0F00_1000)  # list reads here get denied
@@ -237,7 +238,7 @@ async def scenario(dut, n_ops, p, ceiling=CEILING, long_lists=False):
     model = ref.UnitModel(HARTS, MAX_ENTRIES, QUEUE_DEPTH, ceiling, MEM_BASE, MEM_SIZE)
     check = Checker(world, model)
     info = await reg_read(world, UNIT_BASE + ref.G_INFO)
-    assert info == (MAX_ENTRIES << 32 | HARTS << 8 | 1), f"INFO {info:#x}"
+    assert info == (MAX_ENTRIES << 32 | COUNTER_BITS << 16 | HARTS << 8 | 1), f"INFO {info:#x}"
     assert await reg_read(world, UNIT_BASE + ref.G_CEILING) == RESET_CEILING
     await reg_write(world, UNIT_BASE + ref.G_CEILING, ceiling)
     irq_en = [random.random() < 0.5 for _ in range(HARTS)]
@@ -270,13 +271,14 @@ async def scenario(dut, n_ops, p, ceiling=CEILING, long_lists=False):
             if bad:
                 what = random.choice(["targets", "count", "align", "range", "bus"])
                 if what == "targets":
-                    targets = random.choice([0, 1 << HARTS, 0xFF])
+                    targets = random.choice([0, 1 << HARTS, 0xFF, 1 << 40 | 1])
                 elif what == "count":
-                    count = random.choice([0, MAX_ENTRIES + 1])
+                    count = random.choice([0, MAX_ENTRIES + 1, 1 << 16 | 1, 0xFFFF_FFFF])
                 elif what == "align":
                     list_addr += random.choice([1, 4])
                 elif what == "range":
-                    list_addr = random.choice([0x1000, MEM_BASE + MEM_SIZE - 8 * max(count, 1) + 8])
+                    list_addr = random.choice([0x1000, MEM_BASE + MEM_SIZE - 8 * max(count, 1) + 8,
+                                               1 << 40 | list_addr, 1 << 63 | list_addr | 4])
                 else:
                     list_addr = DENIED_BLOCKS.start + 8 * random.randrange(8)
                     bus_error = count <= ceiling
@@ -301,7 +303,12 @@ async def scenario(dut, n_ops, p, ceiling=CEILING, long_lists=False):
                 world.mem[list_addr + 8 * i] = e.encode()
             for off, v in [(ref.CH_TARGETS, targets), (ref.CH_LIST, list_addr), (ref.CH_COUNT, count)]:
                 await reg_write(world, chan(c, off), v)
-                model.regs[c][off] = v
+                model.write(c, off, v)
+            if bad or random.random() < 0.1:
+                for off in (ref.CH_TARGETS, ref.CH_LIST, ref.CH_COUNT):
+                    got = await reg_read(world, chan(c, off))
+                    want = model.readback(c, off)
+                    assert got == want, f"op {op}: channel {c} register {off:#x} reads {got:#x}, want {want:#x}"
             check.absorb()
             answers = model.submit_answers(c)
             got = await reg_read(world, chan(c, ref.CH_SUBMIT))

@@ -170,6 +170,25 @@ class UnitModel:
         self.counters = Counter()
         self.entries_lo = self.entries_hi = 0
 
+    def write(self, chan, off, value):
+        """A 64-bit register write as software does it (COUNT is a 32-bit
+        register: the upper half of the write is not part of it)."""
+        self.regs[chan][off] = value & 0xFFFF_FFFF if off == CH_COUNT else value
+
+    def readback(self, chan, off):
+        """What the register reads back: the unit keeps each one only as wide
+        as it must (docs/shootdown-registers.md). Out-of-range values are
+        stored in a form that fails the same check."""
+        v = self.regs[chan][off]
+        if off == CH_TARGETS:
+            return 0 if v >> self.harts else v
+        if off == CH_COUNT:
+            return min(v, self.max_entries + 1)
+        addr_bits = (self.mem_base + self.mem_size - 1).bit_length() + 1
+        if v >> addr_bits:
+            return ((1 << addr_bits) - 1) & ~(ENTRY_BYTES - 1) | v & (ENTRY_BYTES - 1)
+        return v
+
     def validate(self, chan):
         r = self.regs[chan]
         targets, lst, count = r[CH_TARGETS], r[CH_LIST], r[CH_COUNT]
