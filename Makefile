@@ -1,5 +1,6 @@
 # Batched TLB shootdown prototype: top-level commands.
-#   make demo      build everything and boot OpenSBI + an S-mode payload on the 2-hart SoC
+#   make demo      the headline: S-mode shootdown by SBI RFENCE over IPIs vs the unit (RFENCE,
+#                  batched SBI extension, direct), 2- and 4-hart SoCs + QEMU (build/results/demo.*)
 #   make test      the test suite (what CI runs)
 #   make run PROGRAM=<elf> [HARTS=2|4] [MAX_CYCLES=N] [WAVES=1 [WAVES_FROM=C] [WAVES_TO=C]]
 #   make models    the tuned 2- and 4-hart Verilator models
@@ -36,10 +37,8 @@ sw: setup
 	@for p in soc qemu sbi; do $(MAKE) -s -C sw/baremetal PLATFORM=$$p O=$(BAREMETAL)/$$p || exit 1; done
 	@sw/opensbi/build.sh $(BAREMETAL)/sbi/sbi_hello.bin $(OPENSBI_OUT)
 
-demo: sw
-	@sim=$$(scripts/build-model.sh $(HARTS) tuned) && \
-	echo "==> booting OpenSBI and an S-mode payload (sw/baremetal/programs-sbi/sbi_hello.c) on the $(HARTS)-hart Verilator SoC" && \
-	$$sim $(OPENSBI_OUT)/fw_payload.elf
+demo: setup
+	@scripts/demo.sh
 
 test: models sw
 	@scripts/build-model.sh 2 debug > /dev/null

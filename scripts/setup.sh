@@ -18,6 +18,8 @@ declare -A NEED=(
   [java]=default-jdk-headless
   [g++]=g++
   [make]=make
+  [git-clang-format]=clang-format
+  [flock]=util-linux
 )
 missing=()
 for cmd in "${!NEED[@]}"; do command -v "$cmd" >/dev/null 2>&1 || missing+=("${NEED[$cmd]}"); done

@@ -8,6 +8,8 @@
 #ifndef TLB_SHOOTDOWN_REGS_H
 #define TLB_SHOOTDOWN_REGS_H
 
+/* clang-format off */
+
 #define TLBSD_COMPATIBLE                   "tlb-shootdown,batched-v1"
 #define TLBSD_VERSION                      1
 #define TLBSD_DEFAULT_BASE                 0x4000000UL /* where the SoC configs put it */
@@ -71,5 +73,7 @@
 #define TLBSD_ENTRY(kind, size, pages, va, asid) ((uint64_t)(kind) | (uint64_t)(size) << TLBSD_ENTRY_SIZE_SHIFT | \
 	(uint64_t)((pages) - 1) << TLBSD_ENTRY_PAGES_SHIFT | ((uint64_t)(va) & TLBSD_ENTRY_VA_MASK) | \
 	(uint64_t)(asid) << TLBSD_ENTRY_ASID_SHIFT)
+
+/* clang-format on */
 
 #endif

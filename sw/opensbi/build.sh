@@ -1,14 +1,26 @@
 #!/usr/bin/env bash
-# build.sh PAYLOAD.bin OUTDIR : OpenSBI (pinned tarball + our series) for the
-# generic platform with PAYLOAD as its S-mode payload. Writes
+# build.sh [--stock] PAYLOAD.bin OUTDIR : OpenSBI (pinned tarball + our
+# series) for the generic platform with PAYLOAD as its S-mode payload. Writes
 # OUTDIR/fw_payload.elf (for the Verilator SoC) and OUTDIR/fw_payload.bin (QEMU).
+#   default  shootdown_defconfig: the unit's driver, RFENCE by the unit and
+#            the batched SBI extension when the device tree has the unit
+#   --stock  the same tree with the TLB driver class compiled out: RFENCE
+#            takes OpenSBI's own IPI path, as in an unpatched build
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/../../scripts/lib.sh"
-PAYLOAD="$(realpath "${1:?usage: build.sh PAYLOAD.bin OUTDIR}")"
-OUTDIR="${2:?usage: build.sh PAYLOAD.bin OUTDIR}"
+FLAVOR=unit
+if [ "${1:-}" = --stock ]; then FLAVOR=stock; shift; fi
+PAYLOAD="$(realpath "${1:?usage: build.sh [--stock] PAYLOAD.bin OUTDIR}")"
+OUTDIR="${2:?usage: build.sh [--stock] PAYLOAD.bin OUTDIR}"
 [ -f "$PAYLOAD" ] || die "payload '$PAYLOAD' does not exist"
 source "$HERE/UPSTREAM"
+
+# One build at a time: the source tree and object directories are shared
+# (the tests build several firmwares in parallel).
+mkdir -p "$BUILD/opensbi"
+exec 9> "$BUILD/opensbi/.lock"
+flock 9
 
 TARBALL="$("$ROOT/scripts/fetch-upstream.sh" "$HERE")"
 SRC="$BUILD/opensbi/src"
@@ -24,10 +36,17 @@ if [ "$(cat "$SRC/.series-stamp" 2>/dev/null)" != "$STAMP" ]; then
   echo "$STAMP" > "$SRC/.series-stamp"
 fi
 
+DEFCONFIG=shootdown_defconfig
+if [ "$FLAVOR" = stock ]; then
+  DEFCONFIG=shootdown_stock_defconfig
+  grep -v '^CONFIG_FDT_TLB' "$SRC/platform/generic/configs/shootdown_defconfig" \
+    > "$SRC/platform/generic/configs/$DEFCONFIG"
+fi
+
 mkdir -p "$OUTDIR"
-step "building OpenSBI $VERSION (generic platform) with payload $(basename "$PAYLOAD")"
-run_logged "$BUILD/logs/opensbi.log" make -C "$SRC" -j"$(nproc)" PLATFORM=generic \
+step "building OpenSBI $VERSION ($FLAVOR, generic platform) with payload $(basename "$PAYLOAD")"
+run_logged "$BUILD/logs/opensbi-$FLAVOR.log" make -C "$SRC" -j"$(nproc)" PLATFORM=generic \
   CROSS_COMPILE=riscv64-linux-gnu- PLATFORM_RISCV_ISA=rv64imac_zicsr_zifencei PLATFORM_RISCV_ABI=lp64 \
-  PLATFORM_DEFCONFIG=shootdown_defconfig \
-  O="$BUILD/opensbi/obj" FW_PAYLOAD_PATH="$PAYLOAD"
-cp "$BUILD/opensbi/obj/platform/generic/firmware/fw_payload."{elf,bin} "$OUTDIR/"
+  PLATFORM_DEFCONFIG="$DEFCONFIG" \
+  O="$BUILD/opensbi/obj-$FLAVOR" FW_PAYLOAD_PATH="$PAYLOAD"
+cp "$BUILD/opensbi/obj-$FLAVOR/platform/generic/firmware/fw_payload."{elf,bin} "$OUTDIR/"

@@ -18,15 +18,23 @@ static uint32_t be32(const void *p)
 	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
 }
 
-/* Counts /cpus/cpu@N nodes; 0 when the blob is not a device tree. */
-static unsigned fdt_count_cpus(const void *fdt)
+/* Walks the structure block: calls node(name, depth, ctx) at each node start
+ * and prop(name, value, len, depth, ctx) at each property; stops when one
+ * returns nonzero. */
+struct fdt_walk {
+	int (*node)(const char *name, unsigned depth, void *ctx);
+	int (*prop)(const char *name, const uint8_t *value, uint32_t len, unsigned depth, void *ctx);
+	void *ctx;
+};
+
+static int fdt_walk(const void *fdt, const struct fdt_walk *w)
 {
 	const uint8_t *base = fdt;
 	if (!fdt || be32(base) != FDT_MAGIC)
-		return 0;
+		return -1;
 	const uint8_t *p = base + be32(base + 8);
-	unsigned depth = 0, count = 0;
-	int in_cpus = 0;
+	const char *strings = (const char *)base + be32(base + 12);
+	unsigned depth = 0;
 	for (;;) {
 		uint32_t token = be32(p);
 		p += 4;
@@ -34,26 +42,103 @@ static unsigned fdt_count_cpus(const void *fdt)
 		case FDT_BEGIN_NODE: {
 			const char *name = (const char *)p;
 			depth++;
-			if (depth == 2)
-				in_cpus = strcmp(name, "cpus") == 0;
-			else if (depth == 3 && in_cpus && name[0] == 'c' && name[1] == 'p' &&
-				 name[2] == 'u' && name[3] == '@')
-				count++;
+			if (w->node && w->node(name, depth, w->ctx))
+				return 0;
 			p += (strlen(name) + 4) & ~3UL;
 			break;
 		}
 		case FDT_END_NODE:
 			depth--;
 			break;
-		case FDT_PROP:
-			p += 8 + ((be32(p) + 3) & ~3U);
+		case FDT_PROP: {
+			uint32_t len = be32(p);
+			if (w->prop && w->prop(strings + be32(p + 4), p + 8, len, depth, w->ctx))
+				return 0;
+			p += 8 + ((len + 3) & ~3U);
 			break;
+		}
 		case FDT_NOP:
 			break;
 		default:
-			return count;
+			return 0;
 		}
 	}
+}
+
+struct cpu_count { int in_cpus; unsigned count; };
+
+static int count_cpu_node(const char *name, unsigned depth, void *ctx)
+{
+	struct cpu_count *c = ctx;
+	if (depth == 2)
+		c->in_cpus = strcmp(name, "cpus") == 0;
+	else if (depth == 3 && c->in_cpus && name[0] == 'c' && name[1] == 'p' && name[2] == 'u' && name[3] == '@')
+		c->count++;
+	return 0;
+}
+
+/* Counts /cpus/cpu@N nodes; 0 when the blob is not a device tree. */
+static unsigned fdt_count_cpus(const void *fdt)
+{
+	struct cpu_count c = { 0, 0 };
+	const struct fdt_walk w = { count_cpu_node, NULL, &c };
+	fdt_walk(fdt, &w);
+	return c.count;
+}
+
+#define FDT_MAX_DEPTH 16
+
+struct reg_search {
+	const char *compatible;
+	unsigned depth;
+	int matched;
+	uint32_t address_cells[FDT_MAX_DEPTH];	/* of the node at each depth */
+	int has_reg;
+	uint64_t node_reg, reg;
+};
+
+static int reg_search_node(const char *name, unsigned depth, void *ctx)
+{
+	(void)name;
+	struct reg_search *s = ctx;
+	s->depth = depth;
+	s->matched = s->has_reg = 0;
+	if (depth < FDT_MAX_DEPTH)
+		s->address_cells[depth] = 2;	/* the default */
+	return 0;
+}
+
+/* Properties come before subnodes, so a node's compatible, reg and
+ * #address-cells are all seen before its children's. */
+static int reg_search_prop(const char *name, const uint8_t *value, uint32_t len, unsigned depth, void *ctx)
+{
+	struct reg_search *s = ctx;
+	if (depth != s->depth || depth >= FDT_MAX_DEPTH)
+		return 0;
+	if (strcmp(name, "#address-cells") == 0 && len == 4) {
+		s->address_cells[depth] = be32(value);
+	} else if (strcmp(name, "compatible") == 0) {
+		for (uint32_t off = 0; off < len; off += strlen((const char *)value + off) + 1)
+			if (strcmp((const char *)value + off, s->compatible) == 0)
+				s->matched = 1;
+	} else if (strcmp(name, "reg") == 0) {
+		uint32_t cells = depth > 0 ? s->address_cells[depth - 1] : 2;
+		s->has_reg = (cells == 1 && len >= 4) || (cells == 2 && len >= 8);
+		s->node_reg = cells == 1 ? be32(value) : (uint64_t)be32(value) << 32 | be32(value + 4);
+	}
+	if (s->matched && s->has_reg) {
+		s->reg = s->node_reg;
+		return 1;
+	}
+	return 0;
+}
+
+uint64_t fdt_reg_of(const char *compatible)
+{
+	struct reg_search s = { .compatible = compatible };
+	const struct fdt_walk w = { reg_search_node, reg_search_prop, &s };
+	fdt_walk(fdt_addr, &w);
+	return s.reg;
 }
 
 /* Hart 0, before any other hart runs C code. */
@@ -99,7 +184,10 @@ void s_trap(struct trap_frame *f)
 	(void)f;
 	unsigned long cause = csr_read(scause);
 	unsigned long epc = csr_read(sepc);
-	if (cause == CAUSE_LOAD_PAGE_FAULT || cause == CAUSE_STORE_PAGE_FAULT) {
+	/* Access faults reach S-mode when the firmware redirects them (OpenSBI
+	 * does, for a PMP-denied access). */
+	if (cause == CAUSE_LOAD_PAGE_FAULT || cause == CAUSE_STORE_PAGE_FAULT || cause == CAUSE_LOAD_ACCESS ||
+	    cause == CAUSE_STORE_ACCESS) {
 		csr_write(sepc, record_fault(cause, csr_read(stval), epc));
 		return;
 	}

@@ -61,6 +61,20 @@ void set_m_interrupt_handler(void (*fn)(unsigned long mcause));
  * no translation) and returns its result. */
 long call_in_mmode(long (*fn)(void *), void *arg);
 
+/* Device tree: the first `reg` address of the first node whose compatible
+ * list holds `compatible`; 0 if there is none. */
+uint64_t fdt_reg_of(const char *compatible);
+
+/* S-mode payload runtime only: an SBI call (a0-a5 arguments). */
+struct sbiret {
+	long error;
+	long value;
+};
+struct sbiret sbi_ecall(unsigned long ext, unsigned long fid, unsigned long a0, unsigned long a1,
+			unsigned long a2, unsigned long a3, unsigned long a4, unsigned long a5);
+#define SBI_EXT_BASE		0x10
+#define SBI_BASE_PROBE_EXT	3
+
 /* Small helpers without a libc. */
 void *memset(void *d, int c, size_t n);
 void *memcpy(void *d, const void *s, size_t n);

@@ -13,21 +13,26 @@
 
 extern char _secondary_start[];
 
-struct sbiret {
-	long error;
-	long value;
-};
-
-static struct sbiret sbi_call(unsigned long ext, unsigned long fid, unsigned long a0, unsigned long a1,
-			      unsigned long a2)
+struct sbiret sbi_ecall(unsigned long ext, unsigned long fid, unsigned long a0, unsigned long a1,
+			unsigned long a2, unsigned long a3, unsigned long a4, unsigned long a5)
 {
 	register unsigned long r0 __asm__("a0") = a0;
 	register unsigned long r1 __asm__("a1") = a1;
 	register unsigned long r2 __asm__("a2") = a2;
+	register unsigned long r3 __asm__("a3") = a3;
+	register unsigned long r4 __asm__("a4") = a4;
+	register unsigned long r5 __asm__("a5") = a5;
 	register unsigned long r6 __asm__("a6") = fid;
 	register unsigned long r7 __asm__("a7") = ext;
-	__asm__ volatile ("ecall" : "+r"(r0), "+r"(r1) : "r"(r2), "r"(r6), "r"(r7) : "memory");
+	__asm__ volatile ("ecall" : "+r"(r0), "+r"(r1) : "r"(r2), "r"(r3), "r"(r4), "r"(r5), "r"(r6), "r"(r7)
+			  : "memory");
 	return (struct sbiret){ (long)r0, (long)r1 };
+}
+
+static struct sbiret sbi_call(unsigned long ext, unsigned long fid, unsigned long a0, unsigned long a1,
+			      unsigned long a2)
+{
+	return sbi_ecall(ext, fid, a0, a1, a2, 0, 0, 0);
 }
 
 static unsigned long boot_hartid;

@@ -30,6 +30,8 @@ object GenShootdownHeaders {
     line("#ifndef TLB_SHOOTDOWN_REGS_H")
     line("#define TLB_SHOOTDOWN_REGS_H")
     line()
+    line("/* clang-format off */")
+    line()
     line(define("COMPATIBLE", "\"" + compatible + "\""))
     line(define("VERSION", version.toString))
     line(define("DEFAULT_BASE", hex(defaults.address) + "UL", "where the SoC configs put it"))
@@ -69,6 +71,8 @@ object GenShootdownHeaders {
       "((uint64_t)(kind) | (uint64_t)(size) << TLBSD_ENTRY_SIZE_SHIFT | \\\n" +
       "\t(uint64_t)((pages) - 1) << TLBSD_ENTRY_PAGES_SHIFT | ((uint64_t)(va) & TLBSD_ENTRY_VA_MASK) | \\\n" +
       "\t(uint64_t)(asid) << TLBSD_ENTRY_ASID_SHIFT)"))
+    line()
+    line("/* clang-format on */")
     line()
     line("#endif")
     b.toString
