@@ -43,10 +43,16 @@ if [ "$FLAVOR" = stock ]; then
     > "$SRC/platform/generic/configs/$DEFCONFIG"
 fi
 
+OBJ="$BUILD/opensbi/obj-$FLAVOR"
+# fw_payload embeds the payload with .incbin, and make judges it by
+# timestamps only: a payload older than the last fw_payload.o (built for
+# another payload) would not be picked up. Always relink it.
+rm -f "$OBJ/platform/generic/firmware/fw_payload"*
+
 mkdir -p "$OUTDIR"
 step "building OpenSBI $VERSION ($FLAVOR, generic platform) with payload $(basename "$PAYLOAD")"
 run_logged "$BUILD/logs/opensbi-$FLAVOR.log" make -C "$SRC" -j"$(nproc)" PLATFORM=generic \
   CROSS_COMPILE=riscv64-linux-gnu- PLATFORM_RISCV_ISA=rv64imac_zicsr_zifencei PLATFORM_RISCV_ABI=lp64 \
   PLATFORM_DEFCONFIG="$DEFCONFIG" \
-  O="$BUILD/opensbi/obj-$FLAVOR" FW_PAYLOAD_PATH="$PAYLOAD"
-cp "$BUILD/opensbi/obj-$FLAVOR/platform/generic/firmware/fw_payload."{elf,bin} "$OUTDIR/"
+  O="$OBJ" FW_PAYLOAD_PATH="$PAYLOAD"
+cp "$OBJ/platform/generic/firmware/fw_payload."{elf,bin} "$OUTDIR/"
