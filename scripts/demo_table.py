@@ -136,9 +136,11 @@ def main():
     out = pathlib.Path(sys.argv[3])
     out.mkdir(parents=True, exist_ok=True)
     print(table(soc))
-    for harts, cycles in sorted(set(null_ecalls(sys.argv[1]))):
-        print(f"An SBI call that does nothing (trap entry, dispatch, return) takes {cycles} cycles "
-              f"on the {harts}-hart SoC.")
+    nulls = null_ecalls(sys.argv[1])
+    for harts in sorted({h for h, _ in nulls}):
+        c = sorted(cyc for h, cyc in nulls if h == harts)
+        print(f"An SBI call that does nothing (trap entry, dispatch, return) takes {c[0]}-{c[-1]} cycles "
+              f"on the {harts}-hart SoC (one measurement per firmware).")
     print(cross_check(soc, qemu))
     with open(out / "demo.csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS)
