@@ -44,6 +44,7 @@ test: models sw
 	@scripts/build-model.sh 2 debug > /dev/null
 	@scripts/build-model.sh 2 waves > /dev/null
 	@scripts/build-model.sh 2 ackearly > /dev/null
+	@scripts/build-model.sh 2 noguard > /dev/null
 	@venv=$$(scripts/setup.sh) && cd tests && $$venv/bin/python -m pytest $(PYTEST_ARGS)
 
 run: setup

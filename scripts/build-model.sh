@@ -9,6 +9,8 @@
 #   base          Base<N>HartConfig: no shootdown unit (area and software baseline), tuned without PGO
 #   ackearly      AckEarly<N>HartConfig: agents acknowledge before draining (a debug knob the
 #                 system tests must catch), tuned without PGO
+#   noguard       NoGuard<N>HartConfig: the tiles' refill guard off (a debug knob the
+#                 l2-refill-race test must catch), tuned without PGO
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -20,7 +22,8 @@ case "$FLAVOR" in
   debug|naive) CONFIG="Debug${HARTS}HartConfig" ;;
   base)        CONFIG="Base${HARTS}HartConfig"; SIMFLAVOR=tuned ;;
   ackearly)    CONFIG="AckEarly${HARTS}HartConfig"; SIMFLAVOR=tuned ;;
-  *) die "unknown model flavour '$FLAVOR' (tuned, waves, debug, naive, base, ackearly)" ;;
+  noguard)     CONFIG="NoGuard${HARTS}HartConfig"; SIMFLAVOR=tuned ;;
+  *) die "unknown model flavour '$FLAVOR' (tuned, waves, debug, naive, base, ackearly, noguard)" ;;
 esac
 grep -q "class $CONFIG " "$ROOT"/hw/configs/*.scala || die "no $HARTS-hart SoC: no config class '$CONFIG' in hw/configs"
 

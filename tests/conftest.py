@@ -2,6 +2,7 @@
 running them on the Verilator SoC or QEMU."""
 import os
 import pathlib
+import re
 import subprocess
 from dataclasses import dataclass
 
@@ -60,6 +61,16 @@ def run_on(target, harts, name):
 
 def describe(r):
     return f"status {r.status}\n--- stdout ---\n{r.stdout}\n--- stderr ---\n{r.stderr}"
+
+
+RACE = re.compile(r"l2-refill-race (\S+): (\d+) rounds, (\d+) racing walks through the replaced table, "
+                  r"(\d+) stale loads after completion")
+
+
+def race_results(r):
+    """What sw/baremetal/common/l2_refill_race.h reports, by path:
+    {path: (rounds, racing walks through the replaced table, stale loads)}."""
+    return {m.group(1): tuple(int(g) for g in m.groups()[1:]) for m in RACE.finditer(r.stdout)}
 
 
 @pytest.fixture(params=TARGETS, ids=[f"{t}-{h}harts" for t, h in TARGETS])

@@ -48,6 +48,14 @@ class WithShootdownAckBeforeDrain extends Config((site, here, up) => {
   case ShootdownKey => up(ShootdownKey, site).map(_.copy(ackBeforeDrain = true))
 })
 
+/** Debug knob: the tile no longer guards the L2 TLB and ITLB against a
+  * refill in the cycle of a non-global flush (ShootdownTile's refill guard),
+  * which can leave a stale entry. Wrong on purpose; the l2-refill-race test
+  * must catch it. */
+class WithoutRefillGuard extends Config((site, here, up) => {
+  case ShootdownKey => up(ShootdownKey, site).map(_.copy(guardRefills = false))
+})
+
 /** Console and test finisher at QEMU `virt` addresses. */
 class WithSimDevices extends Config((site, here, up) => {
   case SimDevicesKey => Some(SimDevicesParams())
@@ -85,3 +93,6 @@ class Base4HartConfig extends Config(new WithoutTLMonitors ++ new WithShootdownC
 
 /** Agents that acknowledge before draining (see WithShootdownAckBeforeDrain). */
 class AckEarly2HartConfig extends Config(new WithShootdownAckBeforeDrain ++ new Sim2HartConfig)
+
+/** Tiles without the refill guard (see WithoutRefillGuard). */
+class NoGuard2HartConfig extends Config(new WithoutRefillGuard ++ new Sim2HartConfig)

@@ -24,8 +24,12 @@ import freechips.rocketchip.tilelink._
   * @param counterBits width of the performance counters (they wrap; INFO
   *                    tells software the width)
   * @param ackBeforeDrain debug knob: agents acknowledge without draining the
-  *                    hart's older accesses; breaks SEMANTICS rule 2 on purpose
-  *                    so that the system tests can show they catch it */
+  *                    hart's older accesses; breaks rule 2 of docs/semantics.md on purpose
+  *                    so that the system tests can show they catch it
+  * @param guardRefills send a non-global flush to the PTW or ITLB as a full
+  *                    one in a cycle where a refill lands there (ShootdownTile's
+  *                    refill guard); false only as a debug knob that brings
+  *                    back Rocket's stale-refill race on purpose */
 case class ShootdownParams(
   address: BigInt = 0x4000000,
   maxEntries: Int = 4096,
@@ -34,7 +38,8 @@ case class ShootdownParams(
   listReads: Int = 4,
   agentQueue: Int = 32,
   counterBits: Int = 40,
-  ackBeforeDrain: Boolean = false) {
+  ackBeforeDrain: Boolean = false,
+  guardRefills: Boolean = true) {
   require(maxEntries >= 256, "requests must carry at least 256 entries")
   require(queueDepth >= 1 && listReads >= 1 && agentQueue >= 2)
   require(counterBits >= 32 && counterBits <= 64)

@@ -2,7 +2,7 @@
 // Put is applied and acknowledged DELAY cycles after it arrives, while reads
 // are answered at once. It models a slow path to a device, so that a test can
 // see whether a store issued before a TLB shootdown was performed before the
-// shootdown completed (SEMANTICS rule 2): the RAM records the time of its
+// shootdown completed (docs/semantics.md rule 2): the RAM records the time of its
 // last applied write on its own clock, which software reads as NOW.
 package shootdown.soc
 

@@ -20,8 +20,8 @@ class FlushAgentIO extends Bundle {
   val port = Flipped(new AgentPort)
   /** To the DTLB, as an M_SFENCE through the D$ (ready: the D$ took it). */
   val dtlb = Decoupled(new AgentSfence)
-  /** To the PTW (L2 TLB, PTE cache, in-flight walk); valid only in a cycle
-    * where `dtlb` fires or, at the end, with `itlb`. */
+  /** To the PTW (L2 TLB, PTE cache, in-flight walk); valid exactly in the
+    * cycles where `dtlb` fires. */
   val ptw = Valid(new AgentSfence)
   /** To the ITLB, once per request at the end. */
   val itlb = Valid(new AgentSfence)
@@ -34,14 +34,17 @@ class FlushAgentIO extends Bundle {
   val ordered = Input(Bool())
 }
 
-/** Commands are applied in bursts (see `go`). Per command: the PTW and DTLB
-  * are flushed in the same cycle (the DTLB a
-  * cycle later, inside the D$), so a walk that refills the DTLB in between
-  * finds the L2 TLB already flushed. At the end of a request: the ITLB gets a
-  * non-global flush (a full one if the request covered global mappings),
-  * twice, because a refill landing in the same cycle as a flush survives it;
-  * then the core's D$ port is held until the D$ reports `ordered`, so every
-  * access translated before the flush has been performed; then the ack.
+/** Commands are applied in bursts (see `go`). Per command: the PTW is
+  * flushed in the cycle the D$ takes the `M_SFENCE`, and the D$ flushes the
+  * DTLB a cycle later. The D$ takes nothing while the DTLB waits for a walk,
+  * except in the cycle the walk's answer (the DTLB's refill) arrives, so no
+  * DTLB refill can follow its flush; an L2 TLB refill can land in the PTW
+  * flush's own cycle, which ShootdownTile's refill guard covers. At the end
+  * of a request: the ITLB gets a non-global flush (a full one if the request
+  * covered global mappings), twice, because a refill landing in the same
+  * cycle as a flush survives it; then the core's D$ port is held until the
+  * D$ reports `ordered`, so every access translated before the flush has
+  * been performed; then the ack. docs/shootdown-unit.md has the argument.
   *
   * @param ackBeforeDrain debug knob: acknowledge as soon as the `end` command
   *        arrives, before the queued flushes are applied and the hart's

@@ -54,16 +54,42 @@ class ShootdownTileModuleImp(outer: ShootdownTile) extends RocketTileModuleImp(o
   // sfence.vma. The core's always wins; the agent waits a cycle.
   val coreSfence = core.io.imem.sfence
   agent.io.sfenceFree := !coreSfence.valid
+  private def sfenceInput(agentSfence: Valid[AgentSfence]): Valid[SFenceReq] = {
+    val s = Wire(Valid(new SFenceReq()(outer.p)))
+    s := coreSfence
+    when (agentSfence.valid) {
+      s.valid := true.B
+      s.bits := sfenceReq(agentSfence.bits)
+    }
+    s
+  }
+
+  // The refill guard. Rocket's L2 TLB flushes "every non-global entry"
+  // (rs1 = 0, rs2 = 1) as `valid & g`, and its L1 TLBs test each entry's
+  // old `g`, both from the state before the cycle; a refill landing in the
+  // flush's own cycle into a slot (or sector) that held a global entry
+  // therefore survives it: valid, non-global, and stale if its walk read
+  // the old tables (a walk that began before the flush; the flush marks
+  // only its later cycles invalidated). A refill always comes with the
+  // walk's answer to its TLB in the same cycle (PTW.scala sets the
+  // registers l2_refill and resp_valid in one branch; TLB.scala refills on
+  // the answer), so in such a cycle the flush is sent as a full one, whose
+  // clearing is the later connection and beats the refill. It covers the
+  // core's own `sfence.vma x0, asid` as well as the agent's flushes.
+  // docs/shootdown-unit.md says why no other interleaving leaves an entry.
+  private def guardRefill(s: Valid[SFenceReq], answered: Bool): Unit =
+    if (prm.guardRefills) when (s.valid && !s.bits.rs1 && answered) { s.bits.rs2 := false.B }
+  private def answered(port: TLBPTWIO): Bool = ptw.io.requestor(ptwPorts.indexWhere(_ eq port)).resp.valid
+
   val frontendCpu = outer.frontend.module.io.cpu
-  when (agent.io.itlb.valid) {
-    frontendCpu.sfence.valid := true.B
-    frontendCpu.sfence.bits := sfenceReq(agent.io.itlb.bits)
-  }
+  val itlbSfence = sfenceInput(agent.io.itlb)
+  guardRefill(itlbSfence, answered(outer.frontend.module.io.ptw))
+  frontendCpu.sfence := itlbSfence
   frontendCpu.might_request := core.io.imem.might_request || agent.io.itlb.valid
-  when (agent.io.ptw.valid) {
-    ptw.io.dpath.sfence.valid := true.B
-    ptw.io.dpath.sfence.bits := sfenceReq(agent.io.ptw.bits)
-  }
+
+  val ptwSfence = sfenceInput(agent.io.ptw)
+  guardRefill(ptwSfence, ptw.io.requestor.map(_.resp.valid).reduce(_ || _))
+  ptw.io.dpath.sfence := ptwSfence
 
   // DTLB: an M_SFENCE on the core's own D$ arbiter port, taking precedence
   // over the core, which sees `ready` low and replays its access. The D$

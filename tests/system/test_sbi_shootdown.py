@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD, ROOT, describe, program, run_qemu, run_sim
+from conftest import BUILD, ROOT, describe, program, race_results, run_qemu, run_sim
 
 BATCHES = (1, 16, 200)
 
@@ -39,9 +39,9 @@ ERRORS = {
 }
 
 
-def firmware(flavor):
-    out = BUILD / f"sw/opensbi/cases-{flavor}"
-    payload = program("sbi", "sbi_shootdown_cases").with_suffix(".bin")
+def firmware(flavor, payload_name="sbi_shootdown_cases"):
+    out = BUILD / f"sw/opensbi/{payload_name}-{flavor}"
+    payload = program("sbi", payload_name).with_suffix(".bin")
     cmd = [str(ROOT / "sw/opensbi/build.sh")] + (["--stock"] if flavor == "stock" else []) + [str(payload), str(out)]
     subprocess.run(cmd, check=True, capture_output=True)
     return out
@@ -66,6 +66,22 @@ def test_paths_on_soc(harts, flavor):
         for what, want in ERRORS.items():
             assert what in got, f"no result for '{what}'\n{describe(r)}"
             assert int(got[what]) == want, f"{what}: {got[what]}, ABI says {want}\n{describe(r)}"
+
+
+@pytest.mark.parametrize("harts", [2, 4])
+def test_asid_shootdown_through_the_firmware_leaves_no_stale_l2_tlb_entry(harts):
+    """Issue 10 through OpenSBI: the l2-refill-race rounds
+    (sw/baremetal/common/l2_refill_race.h) with the kind-ASID entry sent by
+    (d) the batched extension and (c) SBI RFENCE sfence.vma.asid over the
+    whole address space. The payload checks what each target loads after
+    completion and exits 1 on a stale translation."""
+    r = run_sim(harts, firmware("unit", "sbi_l2_refill_race") / "fw_payload.elf", "+max-cycles=200000000",
+                timeout=1500)
+    assert r.status == 0, describe(r)
+    got = race_results(r)
+    assert set(got) == {"c", "d"}, describe(r)
+    for path, (rounds, racing, stale) in got.items():
+        assert rounds == 400 and stale == 0 and racing > 0, (path, describe(r))
 
 
 @pytest.mark.parametrize("harts,flavor", [(2, "stock"), (4, "stock"), (4, "unit")])

@@ -1,5 +1,5 @@
 /*
- * The batched shootdown unit against SEMANTICS.md, one case after another.
+ * The batched shootdown unit against docs/semantics.md, one case after another.
  *
  * In every case all harts map a test region in S-mode and the targets loop
  * over it (loads and stores, plus a stream of cache misses so their D$ is
@@ -378,7 +378,7 @@ static void run_case(unsigned long me, const struct kase *k)
 	barrier();
 }
 
-/* SEMANTICS rule 8: a write through a cached *clean* entry (D = 0) traps,
+/* Rule 8 of docs/semantics.md: a write through a cached *clean* entry (D = 0) traps,
  * so Linux may clear a clean PTE and flush later. Every hart caches clean
  * translations by reading; hart 0 clears the PTEs without any flush; reads
  * still hit the stale entries, but every write faults. Then one request
