@@ -8,6 +8,7 @@
 #   make bench-sim simulation speed: naive vs tuned vs debug models (build/results/sim-speed.csv)
 #   make generated regenerate the files derived from hw/ (C header, register table in docs/)
 #   make sw        bare-metal programs and OpenSBI
+#   make linux     the test kernel (sw/linux, stock and with the series) as OpenSBI payloads
 #   make clean     remove build/ (the model cache in ~/.cache/tlb-shootdown stays)
 SHELL := /bin/bash
 BUILD := $(CURDIR)/build
@@ -20,7 +21,7 @@ export BUILD
 BAREMETAL := $(BUILD)/sw/baremetal
 OPENSBI_OUT := $(BUILD)/sw/opensbi
 
-.PHONY: all setup models sw demo test run bench bench-sim generated clean help
+.PHONY: all setup models sw linux demo test run bench bench-sim generated clean help
 all: models sw
 
 help:
@@ -36,6 +37,13 @@ models: setup
 sw: setup
 	@for p in soc qemu sbi; do $(MAKE) -s -C sw/baremetal PLATFORM=$$p O=$(BAREMETAL)/$$p || exit 1; done
 	@sw/opensbi/build.sh $(BAREMETAL)/sbi/sbi_hello.bin $(OPENSBI_OUT)
+
+linux: sw
+	@for k in stock port; do \
+	  image=$$(sw/linux/build.sh $$([ $$k = stock ] && echo --stock)) || exit 1; \
+	  sw/opensbi/build.sh $$image $(BUILD)/sw/linux/$$k || exit 1; \
+	  echo "$$k kernel: $$image; with OpenSBI: $(BUILD)/sw/linux/$$k/fw_payload.{elf,bin}"; \
+	done
 
 demo: setup
 	@scripts/demo.sh

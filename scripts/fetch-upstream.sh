@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # fetch-upstream.sh sw/<project> : prints the path of the project's pinned
-# upstream tarball, fetching it with apt-get source through a private apt
-# config whose deb-src URI is taken from this machine's own Debian sources.
+# upstream tarball (sw/<project>/UPSTREAM), fetching it with apt-get source
+# through a private apt config whose deb-src URI is taken from this machine's
+# own Debian sources, or, when UPSTREAM names a binary package (DEB) that
+# carries the tarball, with apt-get download from those sources.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -11,8 +13,30 @@ source "$DIR/UPSTREAM"
 DL="$CACHE/downloads"
 OUT="$DL/$TARBALL"
 
-verify() { [ -f "$1" ] && [ "$(sha256sum < "$1" | cut -d' ' -f1)" = "$SHA256" ]; }
+verify() { [ -f "$1" ] && [ "$(sha256sum < "$1" | cut -d' ' -f1)" = "${2:-$SHA256}" ]; }
 if verify "$OUT"; then echo "$OUT"; exit 0; fi
+
+# A tarball shipped inside a binary package (linux-source-*): apt-get
+# download from the machine's own sources, then take the member out.
+if [ -n "${DEB:-}" ]; then
+  step "fetching $NAME $VERSION with apt-get download (for $TARBALL)"
+  mkdir -p "$DL/tmp"
+  get() { (cd "$DL/tmp" && apt-get -q -o APT::Sandbox::User=root download "$NAME=$VERSION") > "$DL/download.log" 2>&1; }
+  if ! verify "$DL/$DEB" "$DEB_SHA256"; then
+    # An old or empty package list does not know the version: refresh it once.
+    get || { apt-get -q update > "$DL/update.log" 2>&1 && get; } ||
+      { cat "$DL/download.log" >&2; die "apt-get download $NAME=$VERSION failed (is the version still in the archive? see UPSTREAM)"; }
+    verify "$DL/tmp/$DEB" "$DEB_SHA256" || die "$DEB: sha256 $(sha256sum < "$DL/tmp/$DEB" | cut -d' ' -f1) is not the pinned $DEB_SHA256"
+    mv "$DL/tmp/$DEB" "$DL/$DEB"
+  fi
+  dpkg-deb --fsys-tarfile "$DL/$DEB" | tar -xOf - "./$DEB_MEMBER" > "$DL/tmp/$TARBALL" ||
+    die "$DEB has no member $DEB_MEMBER"
+  verify "$DL/tmp/$TARBALL" || die "$TARBALL: sha256 $(sha256sum < "$DL/tmp/$TARBALL" | cut -d' ' -f1) is not the pinned $SHA256"
+  mv "$DL/tmp/$TARBALL" "$OUT"
+  rm -rf "$DL/tmp" "$DL/$DEB"
+  echo "$OUT"
+  exit 0
+fi
 
 uri=""
 for f in /etc/apt/sources.list.d/*.sources; do

@@ -20,6 +20,12 @@ declare -A NEED=(
   [make]=make
   [git-clang-format]=clang-format
   [flock]=util-linux
+  # the Linux build (sw/linux): its Kconfig parsers, timeconst, headers_install, the tarball
+  [flex]=flex
+  [bison]=bison
+  [bc]=bc
+  [rsync]=rsync
+  [xz]=xz-utils
 )
 missing=()
 for cmd in "${!NEED[@]}"; do command -v "$cmd" >/dev/null 2>&1 || missing+=("${NEED[$cmd]}"); done

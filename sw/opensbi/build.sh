@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
-# build.sh [--stock] PAYLOAD.bin OUTDIR : OpenSBI (pinned tarball + our
+# build.sh [--stock | --mutant NAME] PAYLOAD.bin OUTDIR : OpenSBI (pinned tarball + our
 # series) for the generic platform with PAYLOAD as its S-mode payload. Writes
 # OUTDIR/fw_payload.elf (for the Verilator SoC) and OUTDIR/fw_payload.bin (QEMU).
 #   default  shootdown_defconfig: the unit's driver, RFENCE by the unit and
 #            the batched SBI extension when the device tree has the unit
 #   --stock  the same tree with the TLB driver class compiled out: RFENCE
 #            takes OpenSBI's own IPI path, as in an unpatched build
+#   --mutant NAME  --stock with mutants/NAME.patch applied too: a firmware
+#            broken on purpose, which a test must catch
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/../../scripts/lib.sh"
 FLAVOR=unit
+MUTANT=""
 if [ "${1:-}" = --stock ]; then FLAVOR=stock; shift; fi
+if [ "${1:-}" = --mutant ]; then
+  MUTANT="${2:?usage: build.sh --mutant NAME PAYLOAD.bin OUTDIR}"
+  [ -f "$HERE/mutants/$MUTANT.patch" ] || die "no mutant '$MUTANT' in sw/opensbi/mutants"
+  FLAVOR="mutant-$MUTANT"
+  shift 2
+fi
 PAYLOAD="$(realpath "${1:?usage: build.sh [--stock] PAYLOAD.bin OUTDIR}")"
 OUTDIR="${2:?usage: build.sh [--stock] PAYLOAD.bin OUTDIR}"
 [ -f "$PAYLOAD" ] || die "payload '$PAYLOAD' does not exist"
@@ -23,8 +32,8 @@ exec 9> "$BUILD/opensbi/.lock"
 flock 9
 
 TARBALL="$("$ROOT/scripts/fetch-upstream.sh" "$HERE")"
-SRC="$BUILD/opensbi/src"
-STAMP="$(hash_inputs "$HERE/UPSTREAM" "$HERE/series" "$HERE/patches" < /dev/null)"
+SRC="$BUILD/opensbi/src${MUTANT:+-$FLAVOR}"
+STAMP="$(hash_inputs "$HERE/UPSTREAM" "$HERE/series" "$HERE/patches" ${MUTANT:+"$HERE/mutants/$MUTANT.patch"} < /dev/null)"
 if [ "$(cat "$SRC/.series-stamp" 2>/dev/null)" != "$STAMP" ]; then
   step "unpacking $TARBALL and applying sw/opensbi/series"
   rm -rf "$SRC" && mkdir -p "$SRC"
@@ -33,11 +42,14 @@ if [ "$(cat "$SRC/.series-stamp" 2>/dev/null)" != "$STAMP" ]; then
     echo "    $p" >&2
     patch -d "$SRC" -p1 -s --no-backup-if-mismatch < "$HERE/patches/$p" || die "patch $p does not apply"
   done
+  if [ -n "$MUTANT" ]; then
+    patch -d "$SRC" -p1 -s --no-backup-if-mismatch < "$HERE/mutants/$MUTANT.patch" || die "mutant $MUTANT does not apply"
+  fi
   echo "$STAMP" > "$SRC/.series-stamp"
 fi
 
 DEFCONFIG=shootdown_defconfig
-if [ "$FLAVOR" = stock ]; then
+if [ "$FLAVOR" != unit ]; then
   DEFCONFIG=shootdown_stock_defconfig
   grep -v '^CONFIG_FDT_TLB' "$SRC/platform/generic/configs/shootdown_defconfig" \
     > "$SRC/platform/generic/configs/$DEFCONFIG"

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# build.sh [--stock] : prints the path of the test kernel's Image, building
+# (and caching) it when missing: the pinned linux-source tarball (UPSTREAM)
+# with `series` applied (none with --stock), tinyconfig plus
+# config/shootdown.config, and the nolibc /init of init/ built in as the
+# initramfs. The Image is OpenSBI's payload on the SoC and on QEMU virt.
+set -euo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+source "$HERE/../../scripts/lib.sh"
+FLAVOR=port
+if [ "${1:-}" = --stock ]; then FLAVOR=stock; shift; fi
+source "$HERE/UPSTREAM"
+CROSS=riscv64-linux-gnu-
+
+SERIES_INPUTS=("$HERE/UPSTREAM")
+FRAGMENTS=("$HERE/config/shootdown.config")
+if [ "$FLAVOR" != stock ]; then
+  SERIES_INPUTS+=("$HERE/series" "$HERE/patches")
+  FRAGMENTS+=("$HERE/config/port.config")
+fi
+KEY=$(printf '%s %s %s' "$FLAVOR" "$(hash_inputs "${SERIES_INPUTS[@]}" "${FRAGMENTS[@]}" "$HERE/init" \
+  "$HERE/build.sh" < /dev/null)" "$(${CROSS}gcc --version | head -1)" | sha256sum | cut -c1-16)
+KDIR="$CACHE/linux/$FLAVOR-$KEY"
+if [ -f "$KDIR/Image" ]; then echo "$KDIR/Image"; exit 0; fi
+
+# One build at a time: the trees and object directories are shared.
+mkdir -p "$BUILD/linux"
+exec 9> "$BUILD/linux/.lock"
+flock 9
+if [ -f "$KDIR/Image" ]; then echo "$KDIR/Image"; exit 0; fi
+
+TARBALL="$("$ROOT/scripts/fetch-upstream.sh" "$HERE")"
+SRC="$BUILD/linux/src-$FLAVOR"
+STAMP="$(hash_inputs "${SERIES_INPUTS[@]}" < /dev/null)"
+if [ "$(cat "$SRC/.series-stamp" 2>/dev/null)" != "$STAMP" ]; then
+  step "unpacking $(basename "$TARBALL") ($FLAVOR tree, about a minute)"
+  rm -rf "$SRC" && mkdir -p "$SRC"
+  tar -xJf "$TARBALL" -C "$SRC" --strip-components=1
+  if [ "$FLAVOR" != stock ]; then
+    { grep -v '^\s*\(#\|$\)' "$HERE/series" || true; } | while read -r p; do
+      echo "    $p" >&2
+      patch -d "$SRC" -p1 -s --no-backup-if-mismatch < "$HERE/patches/$p" || die "patch $p does not apply"
+    done
+  fi
+  echo "$STAMP" > "$SRC/.series-stamp"
+fi
+
+OBJ="$BUILD/linux/obj-$FLAVOR"
+mkdir -p "$OBJ/initramfs"
+kmake() { make -C "$SRC" O="$OBJ" ARCH=riscv CROSS_COMPILE="$CROSS" "$@"; }
+
+step "building /init against the tree's nolibc"
+run_logged "$BUILD/logs/linux-$FLAVOR-headers.log" kmake -s headers_install INSTALL_HDR_PATH="$OBJ/usr-headers"
+${CROSS}gcc -march=rv64imac_zicsr_zifencei -mabi=lp64 -Os -static -nostdlib -fno-asynchronous-unwind-tables \
+  -Wall -Wextra -Werror -include "$SRC/tools/include/nolibc/nolibc.h" -I "$OBJ/usr-headers/include" \
+  -o "$OBJ/initramfs/init" "$HERE"/init/*.c -lgcc
+sed "s|@INIT@|$OBJ/initramfs/init|" "$HERE/init/initramfs.list" > "$OBJ/initramfs.list"
+
+step "configuring and building Linux $VERSION ($FLAVOR; about 3 min on 2 cores)"
+printf 'CONFIG_INITRAMFS_SOURCE="%s"\n' "$OBJ/initramfs.list" > "$OBJ/initramfs.config"
+run_logged "$BUILD/logs/linux-$FLAVOR-config.log" bash -c "
+  set -e
+  make -C '$SRC' O='$OBJ' ARCH=riscv CROSS_COMPILE=$CROSS tinyconfig
+  '$SRC/scripts/kconfig/merge_config.sh' -m -O '$OBJ' '$OBJ/.config' ${FRAGMENTS[*]} '$OBJ/initramfs.config'
+  make -C '$SRC' O='$OBJ' ARCH=riscv CROSS_COMPILE=$CROSS olddefconfig"
+# Every option of the fragment must have taken: a dependency that is not
+# met drops an option silently.
+while IFS= read -r line; do
+  case "$line" in
+    CONFIG_*=n) opt="${line%%=*}"; grep -qx "# $opt is not set" "$OBJ/.config" || grep -qx "$opt=n" "$OBJ/.config" ||
+                  ! grep -q "^$opt=" "$OBJ/.config" || die "$opt is still set in the kernel config" ;;
+    CONFIG_*)   grep -qxF "$line" "$OBJ/.config" || die "'$line' did not take in the kernel config (a dependency missing?)" ;;
+  esac
+done < <(cat "${FRAGMENTS[@]}" | grep '^CONFIG_')
+run_logged "$BUILD/logs/linux-$FLAVOR-build.log" kmake -j"$(nproc)" Image
+
+tmp="$KDIR.tmp.$$"
+rm -rf "$tmp" && mkdir -p "$tmp"
+cp "$OBJ/arch/riscv/boot/Image" "$OBJ/.config" "$tmp/"
+rm -rf "$KDIR" && mv "$tmp" "$KDIR"
+prune_cache "$CACHE/linux" "$FLAVOR-"
+echo "$KDIR/Image"
