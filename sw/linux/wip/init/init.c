@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /init of the project's test kernel: a static, soft-float program built
+ * against the kernel tree's own nolibc (tools/include/nolibc). It mounts
+ * what the workloads need, runs them, prints the kernel's shootdown
+ * counters (debugfs, when the kernel has them) and powers off.
+ * The run's outcome is an exit status: success powers off through the
+ * kernel (SBI system reset, which OpenSBI sends to the test finisher), a
+ * failure writes its code to the finisher itself (QEMU virt and the SoC
+ * both have it at FINISHER_BASE), so the harness or QEMU exits with it.
+ */
+#include <linux/reboot.h>
+#include <linux/sched.h>
+#include <asm/ioctls.h>
+
+#include "init.h"
+
+#define FINISHER_BASE	0x100000UL
+#define FINISHER_FAIL	0x3333
+#define STACK_BYTES	(64 * 1024)
+
+void say(const char *s)
+{
+	write(1, s, strlen(s));
+}
+
+void __attribute__((noreturn)) finish(int code)
+{
+	if (code == 0) {
+		reboot(LINUX_REBOOT_CMD_POWER_OFF);
+		say("init: power-off failed\n");
+		code = 2;
+	}
+	/* The console buffers what it cannot send at once; the finisher ends
+	 * the machine, so let the console drain first (tcdrain). */
+	ioctl(1, TCSBRK, (void *)1);
+	int fd = open("/dev/mem", O_RDWR | O_SYNC);
+	if (fd >= 0) {
+		volatile unsigned int *f = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, FINISHER_BASE);
+		if (f != MAP_FAILED)
+			*f = (unsigned int)code << 16 | FINISHER_FAIL;
+	}
+	say("init: cannot reach the test finisher; halting\n");
+	reboot(LINUX_REBOOT_CMD_HALT);
+	for (;;)
+		sched_yield();
+}
+
+const char *read_text(const char *path, char *buf, int size)
+{
+	int fd = open(path, O_RDONLY);
+	int n = fd < 0 ? -1 : read(fd, buf, size - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n < 0)
+		return "?";
+	while (n > 0 && buf[n - 1] == '\n')
+		n--;
+	buf[n] = 0;
+	return buf;
+}
+
+int write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+	int ok = fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+int online_cpus(void)
+{
+	char buf[32];
+	const char *s = read_text("/sys/devices/system/cpu/online", buf, sizeof(buf));
+	const char *dash = strchr(s, '-');
+	return dash ? atoi(dash + 1) + 1 : 1;	/* "0" or "0-N" */
+}
+
+long pin_to(int cpu)
+{
+	unsigned long mask = 1UL << cpu;
+	return my_syscall3(__NR_sched_setaffinity, 0, sizeof(mask), &mask);
+}
+
+/* The new thread starts on its own stack with fn and arg on it, calls
+ * fn(arg) and exits with its result: it never returns into C frames. */
+long spawn_on(int cpu, int (*fn)(void *), void *arg)
+{
+	char *stack = mmap(0, STACK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (stack == MAP_FAILED)
+		return -1;
+	unsigned long *sp = (unsigned long *)(stack + STACK_BYTES - 32);
+	sp[0] = (unsigned long)fn;
+	sp[1] = (unsigned long)arg;
+	sp[2] = (unsigned long)cpu;
+	register long a0 __asm__("a0") = CLONE_VM | CLONE_FS | CLONE_FILES | SIGCHLD;
+	register long a1 __asm__("a1") = (long)sp;
+	register long a2 __asm__("a2") = 0;
+	register long a3 __asm__("a3") = 0;
+	register long a4 __asm__("a4") = 0;
+	register long a7 __asm__("a7") = __NR_clone;
+	__asm__ volatile("ecall\n"
+			 "bnez a0, 1f\n"
+			 /* the child: pin itself, run fn(arg), exit with its result */
+			 "ld a1, 16(sp)\n"
+			 "li a0, 1\n"
+			 "sll a0, a0, a1\n"
+			 "sd a0, 24(sp)\n"
+			 "li a0, 0\n"
+			 "li a1, 8\n"
+			 "addi a2, sp, 24\n"
+			 "li a7, %[setaff]\n"
+			 "ecall\n"
+			 "ld a1, 0(sp)\n"
+			 "ld a0, 8(sp)\n"
+			 "jalr a1\n"
+			 "li a7, %[exit]\n"
+			 "ecall\n"
+			 "1:\n"
+			 : "+r"(a0)
+			 : "r"(a1), "r"(a2), "r"(a3), "r"(a4), "r"(a7),
+			   [setaff] "i"(__NR_sched_setaffinity), [exit] "i"(__NR_exit)
+			 : "memory");
+	return a0;
+}
+
+int wait_threads(void)
+{
+	int status, failed = 0;
+	while (waitpid(-1, &status, 0) > 0)
+		failed += !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+	return failed;
+}
+
+/* try_store: one uncompressed store whose fault the handler skips. */
+__asm__(".text\n"
+	".balign 4\n"
+	".option push\n"
+	".option norvc\n"
+	".globl try_store\n"
+	"try_store:\n"
+	"	sd a1, 0(a0)\n"
+	"	li a0, 0\n"
+	"	ret\n"
+	"try_store_faulted:\n"
+	"	li a0, 1\n"
+	"	ret\n"
+	".option pop\n");
+extern char try_store_faulted[];
+
+/* The kernel's riscv signal frame, as far as the handler needs it. */
+struct sigaction_k {
+	void (*handler)(int, void *, void *);
+	unsigned long flags;
+	unsigned long mask;
+};
+#define UC_PC_OFFSET	176	/* struct ucontext: uc_mcontext.sc_regs.pc */
+
+static void on_segv(int sig, void *info, void *uc)
+{
+	unsigned long *pc = (unsigned long *)((char *)uc + UC_PC_OFFSET);
+	(void)sig;
+	(void)info;
+	if (*pc == (unsigned long)try_store) {
+		*pc = (unsigned long)try_store_faulted;
+		return;
+	}
+	say("init: unexpected SIGSEGV\n");
+	finish(4);
+}
+
+void catch_store_faults(void)
+{
+	struct sigaction_k act = { on_segv, 0x4 /* SA_SIGINFO */, 0 };
+	if (my_syscall4(__NR_rt_sigaction, SIGSEGV, &act, 0, sizeof(act.mask))) {
+		say("init: cannot install the SIGSEGV handler\n");
+		finish(3);
+	}
+}
+
+void read_counters(struct counters *c)
+{
+	char buf[1024];
+	const char *s = read_text("/sys/kernel/debug/tlb_shootdown", buf, sizeof(buf));
+
+	c->n = 0;
+	if (!strcmp(s, "?"))
+		return;
+	for (const char *l = s; *l && c->n < MAX_COUNTERS; ) {
+		const char *sp = strchr(l, ' ');
+		const char *nl = strchr(l, '\n');
+		if (!sp || (nl && sp > nl) || sp - l >= (long)sizeof(c->name[0]))
+			break;
+		memcpy(c->name[c->n], l, sp - l);
+		c->name[c->n][sp - l] = 0;
+		c->value[c->n++] = strtoul(sp + 1, NULL, 10);
+		if (!nl)
+			break;
+		l = nl + 1;
+	}
+}
+
+void print_counters_delta(const char *what, const struct counters *before, const struct counters *after)
+{
+	if (!after->n)
+		return;
+	printf("counters %s:", what);
+	for (int i = 0; i < after->n; i++)
+		printf(" %s=%lu", after->name[i], after->value[i] - (i < before->n ? before->value[i] : 0));
+	printf("\n");
+}
+
+/* The kernel's shootdown counters, when it has them. */
+static void print_counters(void)
+{
+	char buf[1024];
+	const char *s = read_text("/sys/kernel/debug/tlb_shootdown", buf, sizeof(buf));
+	if (strcmp(s, "?") != 0)
+		printf("init: tlb_shootdown counters:\n%s\n", s);
+}
+
+int main(void)
+{
+	char cpus[64];
+	int failed = 0;
+
+	if (mount("proc", "/proc", "proc", 0, 0) || mount("sysfs", "/sys", "sysfs", 0, 0) ||
+	    mount("debugfs", "/sys/kernel/debug", "debugfs", 0, 0) ||
+	    mount("devtmpfs", "/dev", "devtmpfs", 0, 0)) {
+		say("init: cannot mount /proc, /sys, debugfs and /dev\n");
+		finish(3);
+	}
+	printf("init: running on cpus %s\n", read_text("/sys/devices/system/cpu/online", cpus, sizeof(cpus)));
+	catch_store_faults();
+	if (setup_swap(16))
+		finish(3);
+	/* A stale translation makes every later result meaningless (and can
+	 * keep a later workload from ending): stop at the first failure. */
+	failed = stale_probe() || madvise_workload();
+	print_counters();
+	finish(failed ? 1 : 0);
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the test kernel's /init and its workloads share: output, the exit
+ * status, small files in /proc and /sys, and threads pinned to CPUs (nolibc
+ * has no pthreads: a thread is a clone() sharing the address space).
+ */
+#ifndef INIT_H
+#define INIT_H
+
+#define MAX_CPUS	8
+
+void say(const char *s);
+/* Ends the run with `code` (0: success) as the exit status; never returns. */
+void __attribute__((noreturn)) finish(int code);
+/* A small text file's contents without the trailing newline, or "?". */
+const char *read_text(const char *path, char *buf, int size);
+/* Writes `text` to a file in /proc or /sys; 0 or -1. */
+int write_text(const char *path, const char *text);
+int online_cpus(void);
+/* Moves the calling thread to `cpu`; 0 or -errno. */
+long pin_to(int cpu);
+/* Runs fn(arg) on `cpu` in a thread sharing the address space; its id or -errno. */
+long spawn_on(int cpu, int (*fn)(void *), void *arg);
+/* Waits for every thread spawn_on started; how many failed (non-zero exit). */
+int wait_threads(void);
+
+/* Stores v at *p: 0, or 1 if the store faulted (the fault is skipped). */
+int try_store(volatile unsigned long *p, unsigned long v);
+/* Faults other than try_store's end the run. */
+void catch_store_faults(void);
+
+/* The kernel's shootdown counters (debugfs tlb_shootdown; none on a
+ * stock kernel), and what a workload changed in them. */
+#define MAX_COUNTERS	16
+struct counters {
+	int n;
+	char name[MAX_COUNTERS][24];
+	unsigned long value[MAX_COUNTERS];
+};
+void read_counters(struct counters *c);
+void print_counters_delta(const char *what, const struct counters *before, const struct counters *after);
+
+/* Swap of `mbytes` on /dev/zram0; 0 or -1. */
+int setup_swap(unsigned long mbytes);
+
+/* Workloads: each returns 0 when it passed and prints what it measured. */
+int stale_probe(void);
+int madvise_workload(void);
+
+#endif
