@@ -9,6 +9,8 @@
 #   make generated regenerate the files derived from hw/ (C header, register table in docs/)
 #   make sw        bare-metal programs and OpenSBI
 #   make linux     the test kernel (sw/linux, stock and with the series) as OpenSBI payloads
+#   make linux-demo [HARTS="2 4"]  the Linux workloads on the SoC, stock vs the port with the unit,
+#                  side by side (build/results/linux-demo.*; about 15 min for 2 harts)
 #   make clean     remove build/ (the model cache in ~/.cache/tlb-shootdown stays)
 SHELL := /bin/bash
 BUILD := $(CURDIR)/build
@@ -21,7 +23,7 @@ export BUILD
 BAREMETAL := $(BUILD)/sw/baremetal
 OPENSBI_OUT := $(BUILD)/sw/opensbi
 
-.PHONY: all setup models sw linux demo test run bench bench-sim generated clean help
+.PHONY: all setup models sw linux linux-demo demo test run bench bench-sim generated clean help
 all: models sw
 
 help:
@@ -47,6 +49,9 @@ linux: sw
 
 demo: setup
 	@scripts/demo.sh
+
+linux-demo: sw
+	@scripts/linux-demo.sh $(HARTS)
 
 test: models sw
 	@scripts/build-model.sh 2 debug > /dev/null

@@ -26,6 +26,8 @@ declare -A NEED=(
   [bc]=bc
   [rsync]=rsync
   [xz]=xz-utils
+  # the reclaim workload's ext2 image
+  [mke2fs]=e2fsprogs
 )
 missing=()
 for cmd in "${!NEED[@]}"; do command -v "$cmd" >/dev/null 2>&1 || missing+=("${NEED[$cmd]}"); done

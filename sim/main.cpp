@@ -4,6 +4,9 @@
 //   sim [+max-cycles=N] [+mem-latency=N] [+waves=FILE.fst [+waves-from=C] [+waves-to=C]] [+quiet]
 //       [+timestamps] [+trace-axi] [+verbose] PROGRAM.elf
 //
+// +timestamps prefixes console lines with the cycle and, per hart, how many
+// machine software interrupts (IPIs) have been raised so far: "[  cycle msip 3 5] ".
+//
 // Exit status: the program's (test finisher), 124 on +max-cycles, 64 for bad
 // usage, 65 for a bad ELF, 70 for an internal error (AXI protocol).
 #include <chrono>
@@ -17,6 +20,7 @@
 #include "VSimTop.h"
 #include "axi_mem.h"
 #include "elf_loader.h"
+#include "msip_counter.h"
 #include "rtl_globals.h"
 #include "verilated.h"
 #if VM_TRACE
@@ -167,6 +171,8 @@ int main(int argc, char** argv) {
   ctx->commandArgs(1, argv);  // no plusargs for the RTL: rocket's take their defaults
   sim_verbose = opt.verbose;
   auto top = std::make_unique<VSimTop>(ctx.get());
+  MsipCounter msip(*ctx);
+  if (!msip.found()) std::fprintf(stderr, "sim: warning: no CLINT msip registers found; IPIs are not counted\n");
 #if VM_TRACE
   std::unique_ptr<VerilatedFstC> fst;
   if (!opt.waves.empty()) {
@@ -210,12 +216,15 @@ int main(int argc, char** argv) {
 #endif
     cycle++;
     if (top->reset) continue;
+    msip.tick();
     if (opt.trace_axi) trace_axi(cycle, m, s);
     mem.tick(m, s);
     s = mem.outputs();
 
     if (console) {
-      if (opt.timestamps && at_line_start) std::fprintf(stdout, "[%10llu] ", (unsigned long long)cycle);
+      if (opt.timestamps && at_line_start)
+        std::fprintf(stdout, msip.found() ? "[%10llu msip %s] " : "[%10llu%s] ", (unsigned long long)cycle,
+                     msip.summary().c_str());
       at_line_start = ch == '\n';
       std::fputc(ch, stdout);
       if (ch == '\n') std::fflush(stdout);
@@ -256,5 +265,7 @@ int main(int argc, char** argv) {
   if (!opt.quiet || status == kExitTimeout)
     std::fprintf(stderr, "[sim] %s, status %d: %llu cycles in %.2f s (%.1f kHz)\n", why.c_str(), status,
                  (unsigned long long)cycle, secs, cycle / secs / 1000.0);
+  // What scripts and tests parse: machine software interrupts raised, per hart.
+  if (!opt.quiet && msip.found()) std::fprintf(stderr, "[sim] msip raised per hart: %s\n", msip.summary().c_str());
   return status;
 }

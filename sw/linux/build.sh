@@ -11,6 +11,7 @@ FLAVOR=port
 if [ "${1:-}" = --stock ]; then FLAVOR=stock; shift; fi
 source "$HERE/UPSTREAM"
 CROSS=riscv64-linux-gnu-
+FS_UUID=5b1dc0de-71b5-4d00-8000-000000000000
 
 SERIES_INPUTS=("$HERE/UPSTREAM")
 FRAGMENTS=("$HERE/config/shootdown.config")
@@ -54,7 +55,23 @@ run_logged "$BUILD/logs/linux-$FLAVOR-headers.log" kmake -s headers_install INST
 ${CROSS}gcc -march=rv64imac_zicsr_zifencei -mabi=lp64 -Os -static -nostdlib -fno-asynchronous-unwind-tables \
   -Wall -Wextra -Werror -include "$SRC/tools/include/nolibc/nolibc.h" -I "$OBJ/usr-headers/include" \
   -o "$OBJ/initramfs/init" "$HERE"/init/*.c -lgcc
-sed "s|@INIT@|$OBJ/initramfs/init|" "$HERE/init/initramfs.list" > "$OBJ/initramfs.list"
+# The reclaim workload's file system: an empty ext2 for the 4 MiB RAM disk,
+# kept sparse (its non-zero 4 KiB blocks as "8-byte block number, block"
+# records, which /init writes onto /dev/ram0; brd starts zeroed).
+rm -f "$OBJ/fs.raw"
+PATH="$PATH:/sbin:/usr/sbin" E2FSPROGS_FAKE_TIME=1 mke2fs -q -F -t ext2 -b 4096 -m 0 -N 16 -U "$FS_UUID" -E "hash_seed=$FS_UUID" \
+  "$OBJ/fs.raw" 4M >&2 || die "mke2fs failed"
+python3 - "$OBJ/fs.raw" "$OBJ/initramfs/fs.img" <<'PY'
+import struct, sys
+raw = open(sys.argv[1], "rb").read()
+with open(sys.argv[2], "wb") as out:
+    for nr in range(len(raw) // 4096):
+        block = raw[nr * 4096:(nr + 1) * 4096]
+        if block.strip(b"\0"):
+            out.write(struct.pack("<Q", nr) + block)
+PY
+sed -e "s|@INIT@|$OBJ/initramfs/init|" -e "s|@FSIMG@|$OBJ/initramfs/fs.img|" "$HERE/init/initramfs.list" \
+  > "$OBJ/initramfs.list"
 
 step "configuring and building Linux $VERSION ($FLAVOR; about 3 min on 2 cores)"
 printf 'CONFIG_INITRAMFS_SOURCE="%s"\n' "$OBJ/initramfs.list" > "$OBJ/initramfs.config"

@@ -7,7 +7,8 @@
 #   --stock  the same tree with the TLB driver class compiled out: RFENCE
 #            takes OpenSBI's own IPI path, as in an unpatched build
 #   --mutant NAME  --stock with mutants/NAME.patch applied too: a firmware
-#            broken on purpose, which a test must catch
+#            broken (or a device failing) on purpose, which a test must
+#            catch (or survive)
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/../../scripts/lib.sh"

@@ -20,6 +20,17 @@ def test_a_finished_run_reports_cycles_and_speed():
     assert "[sim] finisher: pass, status 0:" in r.stderr and "kHz)" in r.stderr, describe(r)
 
 
+@pytest.mark.parametrize("harts", [2, 4])
+def test_the_harness_counts_every_msip_rise(harts):
+    """sw/baremetal/programs/msip_count.c raises hart h's msip 2 + h times
+    (none on the boot hart): the harness's per-hart count, read from the
+    CLINT's registers, must be exactly that."""
+    r = run_sim(harts, program("soc", "msip_count"))
+    assert r.status == 0, describe(r)
+    want = " ".join(str(0 if h == 0 else 2 + h) for h in range(harts))
+    assert f"[sim] msip raised per hart: {want}\n" in r.stderr, describe(r)
+
+
 BAD_ELVES = {
     "not-an-elf": (b"#!/bin/sh\necho hello\n", "not an ELF file"),
     "x86": (make_elf(machine=EM_X86_64), "wrong ISA: ELF machine 62, not RISC-V"),

@@ -1,12 +1,18 @@
 """The test kernel (sw/linux: the pinned Debian linux-source, tinyconfig plus
 config/*.config, our series for the port, a nolibc /init built in) under
-OpenSBI. Its /init runs the user-space stale-TLB probe
-(sw/linux/init/stale_probe.c: writer threads on the other CPUs store into a
+OpenSBI. Its /init runs the workloads of sw/linux/init and powers off: the
+user-space stale-TLB probe (writer threads on the other CPUs store into a
 region while the main thread unmaps it; no store may land after a writer
-saw the unmap, nor in the pages the kernel hands out again) and powers off:
-the run's exit status is /init's verdict, through the test finisher."""
+saw the unmap, nor in the pages the kernel hands out again), madvise and
+process_madvise over small regions while other CPUs touch them, and
+reclaim of a mapped file and of anonymous memory under a memory cgroup
+limit. Every workload checks its data; the run's exit status is /init's
+verdict, through the test finisher."""
+import os
 import re
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -81,6 +87,20 @@ def test_stale_probe_catches_a_firmware_that_skips_remote_fences():
     assert p["late"] > 0 or p["foreign"] > 0, describe(r)
 
 
+def test_port_falls_back_when_every_request_fails():
+    """A firmware that offers the batched extension and fails every FLUSH
+    (sw/opensbi/mutants/flush-fails.patch, as from a unit reporting an
+    error for each request): the port must count each error, flush by SBI
+    RFENCE instead, and leave no stale translation, so every workload
+    passes and no request counts as done."""
+    r = run_qemu(4, bios=firmware_with_kernel("mutant-flush-fails", "port") / "fw_payload.bin", timeout=300)
+    assert r.status == 0, describe(r)
+    p = probe(r)
+    assert p["faults"] > 0 and p["late"] == 0 and p["foreign"] == 0, describe(r)
+    c = counters(r)
+    assert c["requests"] == 0 and c["errors"] > 0 and c["sbi_rfence"] > 0, describe(r)
+
+
 def test_port_flushes_by_the_unit_on_the_soc():
     """The port on the 2-hart SoC with the unit's firmware: it boots to /init,
     the probe passes, and every remote flush went to the unit (none by SBI
@@ -92,3 +112,58 @@ def test_port_flushes_by_the_unit_on_the_soc():
     assert p["writers"] == 1 and p["faults"] > 0 and p["late"] == 0 and p["foreign"] == 0, describe(r)
     c = counters(r)
     assert c["requests"] > 0 and c["errors"] == 0 and c["sbi_rfence"] == 0, describe(r)
+    # Patch 0004: flush_tlb_batched_pending() found its pages flushed
+    # already instead of flushing the whole mm.
+    assert c["pending_none"] > 0, describe(r)
+
+
+BINDING = "Documentation/devicetree/bindings/riscv/tlb-shootdown,batched.yaml"
+
+
+def binding_from_series():
+    """The binding's YAML, as the series' patch creates it."""
+    for patch in sorted((ROOT / "sw/linux/patches").glob("*.patch")):
+        lines, inside = [], False
+        for line in patch.read_text().splitlines():
+            if line.startswith("+++ "):
+                inside = line == f"+++ b/{BINDING}"
+            elif inside and line.startswith("diff --git"):
+                break
+            elif inside and line.startswith("+"):
+                lines.append(line[1:])
+        if lines:
+            return "\n".join(lines) + "\n"
+    pytest.fail(f"no patch in sw/linux/patches creates {BINDING}")
+
+
+def test_binding_validates_the_socs_device_tree(tmp_path):
+    """The series' dt-bindings YAML is a valid schema (dt-doc-validate), the
+    device tree the SoC emits passes it (dt-validate), and a device tree
+    with the unit's node broken fails it: so the schema did match the node."""
+    bindir = Path(sys.executable).parent
+    schema_dir = tmp_path / "bindings"
+    (schema_dir / "riscv").mkdir(parents=True)
+    yaml = schema_dir / "riscv/tlb-shootdown,batched.yaml"
+    yaml.write_text(binding_from_series())
+    r = subprocess.run([bindir / "dt-doc-validate", "-u", schema_dir, yaml], capture_output=True, text=True)
+    assert r.returncode == 0 and not r.stdout + r.stderr, r.stdout + r.stderr
+    subprocess.run([bindir / "dt-mk-schema", "-j", "-o", tmp_path / "schema.json", schema_dir], check=True)
+
+    vdir = subprocess.run([ROOT / "scripts/build-model.sh", "2", "tuned"], env={**os.environ, "VERILOG_ONLY": "1"},
+                          check=True, capture_output=True, text=True).stdout.strip()
+    dts = (Path(vdir) / "SimTop.dts").read_text()
+    broken = dts.replace("tlb-shootdown,max-entries", "tlb-shootdown,max-entry")
+    assert broken != dts and 'compatible = "tlb-shootdown,batched-v1"' in dts
+
+    def validate(source, name):
+        dtb = tmp_path / f"{name}.dtb"
+        subprocess.run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", dtb, "-"], input=source, text=True, check=True)
+        # dt-validate exits 0 either way: what it prints is the verdict.
+        return subprocess.run([bindir / "dt-validate", "-l", "tlb-shootdown,batched", "-s", tmp_path / "schema.json",
+                               dtb], capture_output=True, text=True)
+
+    good = validate(dts, "soc")
+    assert not good.stdout + good.stderr, good.stdout + good.stderr
+    bad = validate(broken, "broken")
+    assert "tlb-shootdown@4000000" in bad.stdout + bad.stderr and "max-entries" in bad.stdout + bad.stderr, \
+        bad.stdout + bad.stderr

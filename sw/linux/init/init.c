@@ -11,6 +11,7 @@
  */
 #include <linux/reboot.h>
 #include <linux/sched.h>
+#include <asm/ioctls.h>
 
 #include "init.h"
 
@@ -30,6 +31,9 @@ void __attribute__((noreturn)) finish(int code)
 		say("init: power-off failed\n");
 		code = 2;
 	}
+	/* The console buffers what it cannot send at once; the finisher ends
+	 * the machine, so let the console drain first (tcdrain). */
+	ioctl(1, TCSBRK, (void *)1);
 	int fd = open("/dev/mem", O_RDWR | O_SYNC);
 	if (fd >= 0) {
 		volatile unsigned int *f = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, FINISHER_BASE);
@@ -63,6 +67,23 @@ int write_text(const char *path, const char *text)
 	if (fd >= 0)
 		close(fd);
 	return ok ? 0 : -1;
+}
+
+unsigned long stat_value(const char *path, const char *name)
+{
+	static char buf[8192];
+	const char *s = read_text(path, buf, sizeof(buf));
+	size_t n = strlen(name);
+
+	for (const char *l = s; *l; ) {
+		if (!strncmp(l, name, n) && l[n] == ' ')
+			return strtoul(l + n + 1, NULL, 10);
+		const char *nl = strchr(l, '\n');
+		if (!nl)
+			break;
+		l = nl + 1;
+	}
+	return 0;
 }
 
 int online_cpus(void)
@@ -175,10 +196,82 @@ void catch_store_faults(void)
 	}
 }
 
+void read_counters(struct counters *c)
+{
+	char buf[1024];
+	const char *s = read_text("/sys/kernel/debug/tlb_shootdown", buf, sizeof(buf));
+
+	c->n = 0;
+	if (!strcmp(s, "?"))
+		return;
+	for (const char *l = s; *l && c->n < MAX_COUNTERS; ) {
+		const char *sp = strchr(l, ' ');
+		const char *nl = strchr(l, '\n');
+		if (!sp || (nl && sp > nl) || sp - l >= (long)sizeof(c->name[0]))
+			break;
+		memcpy(c->name[c->n], l, sp - l);
+		c->name[c->n][sp - l] = 0;
+		c->value[c->n++] = strtoul(sp + 1, NULL, 10);
+		if (!nl)
+			break;
+		l = nl + 1;
+	}
+}
+
+/* IPIs the kernel sent for its own reasons (rescheduling, function calls,
+ * ...): the sum of /proc/interrupts' IPI rows over every CPU. */
+static unsigned long linux_ipis(void)
+{
+	static char buf[4096];
+	const char *s = read_text("/proc/interrupts", buf, sizeof(buf));
+	unsigned long sum = 0;
+
+	for (const char *l = s; *l; ) {
+		while (*l == ' ')
+			l++;
+		if (!strncmp(l, "IPI", 3)) {
+			char *end;
+			const char *colon = strchr(l, ':');
+			for (l = colon ? colon + 1 : l + 3; ; l = end) {
+				unsigned long v = strtoul(l, &end, 10);
+				if (end == l)
+					break;
+				sum += v;
+			}
+		}
+		const char *nl = strchr(l, '\n');
+		if (!nl)
+			break;
+		l = nl + 1;
+	}
+	return sum;
+}
+
+void phase_begin(struct phase *ph, const char *name)
+{
+	ph->name = name;
+	read_counters(&ph->counters);
+	ph->linux_ipis = linux_ipis();
+	printf("phase %s begin\n", name);
+}
+
+void phase_end(struct phase *ph)
+{
+	unsigned long ipis = linux_ipis();
+	struct counters after;
+
+	read_counters(&after);
+	printf("phase %s end linux_ipis=%lu", ph->name, ipis - ph->linux_ipis);
+	for (int i = 0; i < after.n; i++)
+		printf(" %s=%lu", after.name[i],
+		       after.value[i] - (i < ph->counters.n ? ph->counters.value[i] : 0));
+	printf("\n");
+}
+
 /* The kernel's shootdown counters, when it has them. */
 static void print_counters(void)
 {
-	char buf[512];
+	char buf[1024];
 	const char *s = read_text("/sys/kernel/debug/tlb_shootdown", buf, sizeof(buf));
 	if (strcmp(s, "?") != 0)
 		printf("init: tlb_shootdown counters:\n%s\n", s);
@@ -187,16 +280,25 @@ static void print_counters(void)
 int main(void)
 {
 	char cpus[64];
-	int failed = 0;
+	struct phase ph;
+	int failed;
 
 	if (mount("proc", "/proc", "proc", 0, 0) || mount("sysfs", "/sys", "sysfs", 0, 0) ||
-	    mount("debugfs", "/sys/kernel/debug", "debugfs", 0, 0)) {
-		say("init: cannot mount /proc, /sys and debugfs\n");
+	    mount("debugfs", "/sys/kernel/debug", "debugfs", 0, 0) ||
+	    mount("devtmpfs", "/dev", "devtmpfs", 0, 0)) {
+		say("init: cannot mount /proc, /sys, debugfs and /dev\n");
 		finish(3);
 	}
 	printf("init: running on cpus %s\n", read_text("/sys/devices/system/cpu/online", cpus, sizeof(cpus)));
 	catch_store_faults();
-	failed |= stale_probe();
+	if (setup_swap(16))
+		finish(3);
+	/* A stale translation makes every later result meaningless (and can
+	 * keep a later workload from ending): stop at the first failure. */
+	phase_begin(&ph, "stale-probe");
+	failed = stale_probe();
+	phase_end(&ph);
+	failed = failed || madvise_workload() || reclaim_workload();
 	print_counters();
 	finish(failed ? 1 : 0);
 }

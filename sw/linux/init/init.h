@@ -16,6 +16,8 @@ void __attribute__((noreturn)) finish(int code);
 const char *read_text(const char *path, char *buf, int size);
 /* Writes `text` to a file in /proc or /sys; 0 or -1. */
 int write_text(const char *path, const char *text);
+/* The value of the "name value" line of a file such as /proc/vmstat, or 0. */
+unsigned long stat_value(const char *path, const char *name);
 int online_cpus(void);
 /* Moves the calling thread to `cpu`; 0 or -errno. */
 long pin_to(int cpu);
@@ -29,7 +31,35 @@ int try_store(volatile unsigned long *p, unsigned long v);
 /* Faults other than try_store's end the run. */
 void catch_store_faults(void);
 
+/* The kernel's shootdown counters (debugfs tlb_shootdown; none on a
+ * stock kernel). */
+#define MAX_COUNTERS	16
+struct counters {
+	int n;
+	char name[MAX_COUNTERS][24];
+	unsigned long value[MAX_COUNTERS];
+};
+void read_counters(struct counters *c);
+
+/* A measured phase of a workload. phase_begin() prints "phase NAME begin",
+ * phase_end() "phase NAME end linux_ipis=N" and what the phase changed in
+ * the shootdown counters. The SoC harness's +timestamps prefix puts the
+ * cycle and the IPIs raised so far on both lines: scripts/linux-demo.sh
+ * turns them into the side-by-side table. */
+struct phase {
+	const char *name;
+	unsigned long linux_ipis;
+	struct counters counters;
+};
+void phase_begin(struct phase *ph, const char *name);
+void phase_end(struct phase *ph);
+
+/* Swap of `mbytes` on /dev/zram0; 0 or -1. */
+int setup_swap(unsigned long mbytes);
+
 /* Workloads: each returns 0 when it passed and prints what it measured. */
 int stale_probe(void);
+int madvise_workload(void);
+int reclaim_workload(void);
 
 #endif

@@ -18,7 +18,7 @@
  */
 #include "init.h"
 
-#define ROUNDS		40
+#define ROUNDS		24
 #define PAGES		16
 #define PAGE		4096UL
 #define MARK		0x5a7e000000000000UL	/* what writers store: MARK | writer << 32 | pass */

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""linux_demo_table.py OUT_DIR LOG... : the `make linux-demo` table.
+
+Each LOG is one run of the test kernel on the Verilator SoC with the
+harness's +timestamps (every console line starts "[CYCLE msip N0 N1 ...] "),
+named linux-demo-<harts>-<stock|port>.log. /init brackets every workload
+phase with "phase NAME begin" and "phase NAME end linux_ipis=N key=value..."
+(sw/linux/init/init.c). For each phase this script takes, from the harness:
+cycles, and IPIs (msip raised on any hart); from the kernel: the IPIs it sent
+for its own reasons (/proc/interrupts), and the port's shootdown counters.
+Shootdown IPIs are the harness's IPIs minus the kernel's own.
+
+Prints one table per SoC, stock and port side by side, and writes
+OUT_DIR/linux-demo.csv and OUT_DIR/linux-demo.png. A benchmark, not a test:
+one run, numbers as measured.
+"""
+import csv
+import pathlib
+import re
+import sys
+
+STAMP = re.compile(r"^\[\s*(\d+) msip ([\d ]+)\] (.*)$")
+NAME = re.compile(r"linux-demo-(\d+)-(stock|port)\.log$")
+FIELDS = ["harts", "kernel", "phase", "cycles", "msip", "linux_ipis", "shootdown_ipis",
+          "requests", "entries", "whole_space", "errors", "sbi_rfence", "batches",
+          "pending_requests", "pending_none", "pending_whole"]
+
+
+def fail(msg):
+    print(f"error: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def parse(path):
+    """[{phase, cycles, msip, linux_ipis, counters...}] in run order, plus
+    the boot (reset to /init's first line) as phase "boot"."""
+    rows, open_phases, boot = [], {}, None
+    for line in pathlib.Path(path).read_text(errors="replace").splitlines():
+        m = STAMP.match(line)
+        if not m:
+            continue
+        cycle, msip, text = int(m.group(1)), sum(map(int, m.group(2).split())), m.group(3)
+        if boot is None and text.startswith("init: running on cpus"):
+            boot = {"phase": "boot", "cycles": cycle, "msip": msip}
+            rows.append(boot)
+        words = text.split()
+        if len(words) >= 3 and words[0] == "phase" and words[2] == "begin":
+            open_phases[words[1]] = (cycle, msip)
+        elif len(words) >= 3 and words[0] == "phase" and words[2] == "end" and words[1] in open_phases:
+            c0, m0 = open_phases.pop(words[1])
+            row = {"phase": words[1], "cycles": cycle - c0, "msip": msip - m0}
+            row.update({k: int(v) for k, v in (w.split("=", 1) for w in words[3:] if "=" in w)})
+            row["shootdown_ipis"] = row["msip"] - row.get("linux_ipis", 0)
+            rows.append(row)
+    return rows
+
+
+def exit_status(path):
+    m = re.search(r"^\[sim\] .*status (-?\d+):", pathlib.Path(path).read_text(errors="replace"), re.M)
+    return int(m.group(1)) if m else None
+
+
+def cell(v):
+    return "-" if v is None else str(v)
+
+
+def table(harts, stock, port):
+    phases = [r["phase"] for r in port] or [r["phase"] for r in stock]
+    s = {r["phase"]: r for r in stock}
+    p = {r["phase"]: r for r in port}
+    out = [f"{harts}-hart SoC: stock = stock kernel + stock OpenSBI (remote flushes: SBI RFENCE over IPIs); "
+           f"port = sw/linux series + OpenSBI with the unit",
+           f"  {'phase':<24} {'cycles stock':>13} {'cycles port':>13} {'port/stock':>10}"
+           f" {'sd IPIs stock':>13} {'sd IPIs port':>12} {'requests':>8} {'entries':>7}"
+           f" {'whole':>5} {'rfence':>6} {'pend none':>9} {'pend whole':>10}"]
+    for ph in phases:
+        a, b = s.get(ph, {}), p.get(ph, {})
+        ratio = f"{b['cycles'] / a['cycles']:.3f}" if a.get("cycles") and b.get("cycles") else "-"
+        out.append(f"  {ph:<24} {cell(a.get('cycles')):>13} {cell(b.get('cycles')):>13} {ratio:>10}"
+                   f" {cell(a.get('shootdown_ipis')):>13} {cell(b.get('shootdown_ipis')):>12}"
+                   f" {cell(b.get('requests')):>8} {cell(b.get('entries')):>7} {cell(b.get('whole_space')):>5}"
+                   f" {cell(b.get('sbi_rfence')):>6} {cell(b.get('pending_none')):>9}"
+                   f" {cell(b.get('pending_whole')):>10}")
+    out.append("  (boot: reset to /init's first line, msip = every IPI; sd IPIs = IPIs the harness saw minus the "
+               "kernel's own; requests, entries, whole = the port's unit requests, their entries and "
+               "whole-space flushes; rfence = remote flushes that went by SBI RFENCE instead; pend none/whole = "
+               "arch_flush_tlb_batched_pending calls that needed no flush / a whole-mm flush)")
+    return "\n".join(out)
+
+
+def plot(runs, png):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    configs = sorted(runs)
+    fig, axes = plt.subplots(1, len(configs), figsize=(max(7.5, 6.5 * len(configs)), 4.5), squeeze=False)
+    for ax, harts in zip(axes[0], configs):
+        stock = {r["phase"]: r for r in runs[harts].get("stock", []) if r["phase"] != "boot"}
+        port = {r["phase"]: r for r in runs[harts].get("port", []) if r["phase"] != "boot"}
+        phases = [ph for ph in port if ph in stock]
+        xs = range(len(phases))
+        ax.bar([x - 0.2 for x in xs], [stock[ph]["cycles"] / 1e6 for ph in phases], 0.4, label="stock")
+        ax.bar([x + 0.2 for x in xs], [port[ph]["cycles"] / 1e6 for ph in phases], 0.4, label="port + unit")
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels(phases, rotation=30, ha="right", fontsize=7)
+        ax.set_ylabel("cycles (millions)")
+        ax.set_title(f"{harts}-hart SoC")
+        ax.legend(fontsize=7)
+    fig.suptitle("Linux workloads on Rocket (Verilator): stock vs the port with the unit, one run")
+    fig.tight_layout()
+    fig.savefig(png, dpi=120)
+
+
+def main():
+    if len(sys.argv) < 3:
+        fail("usage: linux_demo_table.py OUT_DIR LOG...")
+    out = pathlib.Path(sys.argv[1])
+    out.mkdir(parents=True, exist_ok=True)
+    runs = {}
+    for log in sys.argv[2:]:
+        m = NAME.search(log)
+        if not m:
+            fail(f"{log}: not a linux-demo-<harts>-<stock|port>.log")
+        status = exit_status(log)
+        if status != 0:
+            fail(f"{log}: the run did not pass (status {status}); its end says why")
+        rows = parse(log)
+        if not rows:
+            fail(f"{log}: no timestamped console lines (was the harness run with +timestamps?)")
+        runs.setdefault(int(m.group(1)), {})[m.group(2)] = rows
+    with open(out / "linux-demo.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=FIELDS, extrasaction="ignore")
+        w.writeheader()
+        for harts in sorted(runs):
+            for kernel, rows in sorted(runs[harts].items()):
+                for r in rows:
+                    w.writerow({"harts": harts, "kernel": kernel, **r})
+    for harts in sorted(runs):
+        print(table(harts, runs[harts].get("stock", []), runs[harts].get("port", [])))
+    plot(runs, out / "linux-demo.png")
+    print(f"(written to {out / 'linux-demo.csv'} and {out / 'linux-demo.png'})")
+
+
+if __name__ == "__main__":
+    main()
