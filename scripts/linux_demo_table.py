@@ -22,8 +22,8 @@ import sys
 STAMP = re.compile(r"^\[\s*(\d+) msip ([\d ]+)\] (.*)$")
 NAME = re.compile(r"linux-demo-(\d+)-(stock|port)\.log$")
 FIELDS = ["harts", "kernel", "phase", "cycles", "msip", "linux_ipis", "shootdown_ipis",
-          "requests", "entries", "whole_space", "errors", "sbi_rfence", "batches",
-          "pending_requests", "pending_none", "pending_whole"]
+          "requests", "entries", "wait_cycles", "whole_space", "errors", "sbi_rfence", "batches",
+          "pending_requests", "pending_none", "pending_whole", "young_requests", "young_pages"]
 
 
 def fail(msg):
@@ -64,6 +64,14 @@ def cell(v):
     return "-" if v is None else str(v)
 
 
+def wait_share(harts, row):
+    """The port's wait for its requests as a share of every hart's cycles
+    in the phase (targets spend nothing: the unit does not trap them)."""
+    if row.get("wait_cycles") is None or not row.get("cycles"):
+        return "-"
+    return f"{100 * row['wait_cycles'] / (harts * row['cycles']):.2f}%"
+
+
 def table(harts, stock, port):
     phases = [r["phase"] for r in port] or [r["phase"] for r in stock]
     s = {r["phase"]: r for r in stock}
@@ -71,20 +79,23 @@ def table(harts, stock, port):
     out = [f"{harts}-hart SoC: stock = stock kernel + stock OpenSBI (remote flushes: SBI RFENCE over IPIs); "
            f"port = sw/linux series + OpenSBI with the unit",
            f"  {'phase':<24} {'cycles stock':>13} {'cycles port':>13} {'port/stock':>10}"
-           f" {'sd IPIs stock':>13} {'sd IPIs port':>12} {'requests':>8} {'entries':>7}"
-           f" {'whole':>5} {'rfence':>6} {'pend none':>9} {'pend whole':>10}"]
+           f" {'sd IPIs stock':>13} {'sd IPIs port':>12} {'requests':>8} {'entries':>7} {'wait':>6}"
+           f" {'whole':>5} {'rfence':>6} {'pend none':>9} {'pend whole':>10} {'young':>6}"]
     for ph in phases:
         a, b = s.get(ph, {}), p.get(ph, {})
         ratio = f"{b['cycles'] / a['cycles']:.3f}" if a.get("cycles") and b.get("cycles") else "-"
         out.append(f"  {ph:<24} {cell(a.get('cycles')):>13} {cell(b.get('cycles')):>13} {ratio:>10}"
                    f" {cell(a.get('shootdown_ipis')):>13} {cell(b.get('shootdown_ipis')):>12}"
-                   f" {cell(b.get('requests')):>8} {cell(b.get('entries')):>7} {cell(b.get('whole_space')):>5}"
+                   f" {cell(b.get('requests')):>8} {cell(b.get('entries')):>7} {wait_share(harts, b):>6}"
+                   f" {cell(b.get('whole_space')):>5}"
                    f" {cell(b.get('sbi_rfence')):>6} {cell(b.get('pending_none')):>9}"
-                   f" {cell(b.get('pending_whole')):>10}")
+                   f" {cell(b.get('pending_whole')):>10} {cell(b.get('young_requests')):>6}")
     out.append("  (boot: reset to /init's first line, msip = every IPI; sd IPIs = IPIs the harness saw minus the "
                "kernel's own; requests, entries, whole = the port's unit requests, their entries and "
-               "whole-space flushes; rfence = remote flushes that went by SBI RFENCE instead; pend none/whole = "
-               "arch_flush_tlb_batched_pending calls that needed no flush / a whole-mm flush)")
+               "whole-space flushes; wait = the cycles its CPUs waited for requests, as a share of all harts' "
+               "cycles; rfence = remote flushes that went by SBI RFENCE instead; pend none/whole = "
+               "arch_flush_tlb_batched_pending calls that needed no flush / a whole-mm flush; young = requests "
+               "flushing accessed bits that aging cleared)")
     return "\n".join(out)
 
 

@@ -4,7 +4,8 @@ OpenSBI. Its /init runs the workloads of sw/linux/init and powers off: the
 user-space stale-TLB probe (writer threads on the other CPUs store into a
 region while the main thread unmaps it; no store may land after a writer
 saw the unmap, nor in the pages the kernel hands out again), madvise and
-process_madvise over small regions while other CPUs touch them, and
+process_madvise over small regions and over 64 KiB folios while other CPUs
+touch them, and
 reclaim of a mapped file and of anonymous memory under a memory cgroup
 limit. Every workload checks its data; the run's exit status is /init's
 verdict, through the test finisher."""
@@ -104,7 +105,7 @@ def test_port_falls_back_when_every_request_fails():
 def test_port_flushes_by_the_unit_on_the_soc():
     """The port on the 2-hart SoC with the unit's firmware: it boots to /init,
     the probe passes, and every remote flush went to the unit (none by SBI
-    RFENCE, no error)."""
+    RFENCE, no error), the accessed bits aging cleared among them."""
     r = run_sim(2, firmware_with_kernel("unit", "port") / "fw_payload.elf", "+max-cycles=400000000",
                 timeout=2400)
     assert r.status == 0, describe(r)
@@ -115,6 +116,8 @@ def test_port_flushes_by_the_unit_on_the_soc():
     # Patch 0004: flush_tlb_batched_pending() found its pages flushed
     # already instead of flushing the whole mm.
     assert c["pending_none"] > 0, describe(r)
+    # Patch 0006: reclaim's aging flushed the accessed bits it cleared.
+    assert c["young_requests"] > 0 and c["young_pages"] >= c["young_requests"], describe(r)
 
 
 BINDING = "Documentation/devicetree/bindings/riscv/tlb-shootdown,batched.yaml"

@@ -298,7 +298,7 @@ int main(void)
 	phase_begin(&ph, "stale-probe");
 	failed = stale_probe();
 	phase_end(&ph);
-	failed = failed || madvise_workload() || reclaim_workload();
+	failed = failed || madvise_workload(0) || madvise_workload(1) || reclaim_workload();
 	print_counters();
 	finish(failed ? 1 : 0);
 }

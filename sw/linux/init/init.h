@@ -59,7 +59,8 @@ int setup_swap(unsigned long mbytes);
 
 /* Workloads: each returns 0 when it passed and prints what it measured. */
 int stale_probe(void);
-int madvise_workload(void);
+/* thp: over 64 KiB folios (mTHP) instead of small pages. */
+int madvise_workload(int thp);
 int reclaim_workload(void);
 
 #endif

@@ -22,11 +22,15 @@
 #define PAGE		4096UL
 #define WORDS		(PAGE / 8)
 /* Small enough for the RTL SoC: every round reads FILE_PAGES pages, of
- * which the limit lets about LIMIT_KB / 4 stay resident. */
-#define FILE_PAGES	256
-#define ANON_PAGES	16
+ * which the limit lets fewer than LIMIT_KB / 4 stay resident. Not much
+ * smaller: every reader reclaims on its own and takes up to 32 pages off
+ * the LRU at a time, and a reader that finds the rest of the charge
+ * isolated by the others gives up and calls the OOM killer (seen on QEMU
+ * with four readers, 16 anonymous pages each and a 640 KiB limit). */
+#define FILE_PAGES	384
+#define ANON_PAGES	8
 #define ROUNDS		2
-#define LIMIT_KB	640
+#define LIMIT_KB	1024
 #define CGROUP		"/sys/fs/cgroup"
 #define WORKLOAD_CG	CGROUP "/reclaim"
 
