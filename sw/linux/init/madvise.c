@@ -146,8 +146,8 @@ static const char *phase_name(int thp, const char *name)
 	return s;
 }
 
-/* 64 KiB folios for every anonymous fault (a VMA marked MADV_HUGEPAGE
- * would do with "madvise"; "always" needs no second knob); 0 or -1. */
+/* 64 KiB folios for every anonymous fault; 0 or -1. map_region() also
+ * marks the region MADV_HUGEPAGE, which is all "madvise" would need. */
 static int enable_mthp(void)
 {
 	return write_text(MTHP "/enabled", "always");
