@@ -269,8 +269,9 @@ int madvise_workload(int thp)
 		printf("%s: FAIL: data was lost\n", who);
 		return 1;
 	}
-	/* Half the chunks paged out (both modes, every round) faulted at least
-	 * once: a swapped-out 64 KiB folio comes back whole in one fault. */
+	/* On average every chunk paged out (half the chunks a round, both
+	 * modes) faulted at least once: a 64 KiB folio comes back whole from
+	 * the swap cache in one fault. */
 	if (refaults < (unsigned long)(PAGEOUT_ROUNDS * PAGES / mw.chunk)) {
 		printf("%s: FAIL: the touchers hardly faulted: MADV_PAGEOUT unmapped nothing\n", who);
 		return 1;
