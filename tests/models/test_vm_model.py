@@ -1,0 +1,78 @@
+"""The litmus reference models (vm_model.py) on their own: every test in
+tests/litmus/ says what it forbids and which weak outcomes it allows, and
+the model of its style must agree; models broken on purpose must let a
+forbidden outcome through, so the tests can tell a broken shootdown."""
+from pathlib import Path
+
+import pytest
+
+from litmus import LitmusError, holds, load, parse
+from vm_model import Arm64Model, X86Model, judge
+
+LITMUS = sorted((Path(__file__).parent.parent / "litmus").glob("*.litmus"))
+
+
+@pytest.mark.parametrize("path", LITMUS, ids=[p.stem for p in LITMUS])
+def test_model_agrees_with_the_tests_claims(path):
+    test = load(path)
+    assert test.forbidden or test.weak, f"{path.name} claims nothing"
+    allowed, bad_forbidden, bad_weak = judge(test)
+    assert not bad_forbidden, f"{test.model} model allows what {path.name} forbids: {bad_forbidden}"
+    assert not bad_weak, f"{test.model} model forbids what {path.name} calls allowed: {bad_weak}"
+
+
+def violations(model_class, name):
+    """The forbidden conditions of a test that a model lets through."""
+    test = load(LITMUS[[p.stem for p in LITMUS].index(name)])
+    allowed = model_class(test).outcomes()
+    return [c for c in test.forbidden if any(holds(c, dict(o)) for o in allowed)]
+
+
+class NoFlush(X86Model):
+    """Acknowledges without flushing anything."""
+    def covers(self, entry, tlb_entry, asid):
+        return False
+
+
+class LeafOnly(X86Model):
+    """Never drops cached non-leaf entries."""
+    def drops_nonleaf(self, entry, cached):
+        return False
+
+
+class SmallPagesOnly(X86Model):
+    """Matches a 4 KiB entry against 4 KiB translations only (no superpages)."""
+    def covers(self, entry, tlb_entry, asid):
+        return tlb_entry[2] == 0 and super().covers(entry, tlb_entry, asid)
+
+
+@pytest.mark.parametrize("mutant,test", [
+    (NoFlush, "MP+shoot+wait"), (NoFlush, "SelfInval"), (NoFlush, "LateStore"), (NoFlush, "Remap"),
+    (LeafOnly, "NonLeafChange"), (SmallPagesOnly, "Superpage"),
+])
+def test_a_broken_model_breaks_the_test(mutant, test):
+    assert violations(mutant, test), f"{mutant.__name__} passes {test}"
+
+
+def test_the_styles_differ_where_armv8_is_weaker():
+    """MP+shoot+po: the reader has no barrier. Arm64-style allows the stale
+    value with the flag set; x86-style forbids it."""
+    test = load(LITMUS[[p.stem for p in LITMUS].index("MP+shoot+po")])
+    weak = test.weak[0]
+    assert any(holds(weak, dict(o)) for o in Arm64Model(test).outcomes())
+    assert not any(holds(weak, dict(o)) for o in X86Model(test).outcomes())
+
+
+@pytest.mark.parametrize("text,message", [
+    ("hart 0\n", "starts with 'litmus NAME'"),
+    ("litmus T\nmap x -> A rq\n", "permissions 'rq'"),
+    ("litmus T\nmap x -> A rw\nhart 0\n  r0 = load y\n", "virtual page 'y'"),
+    ("litmus T\nmap x -> A rw\nhart 0\n  shoot 3 x\n", "hart 3 is not in the test"),
+    ("litmus T\nmap x -> A rw\nhart 0\n  shoot 0 x@3M\n", "is not an entry"),
+    ("litmus T\nmap x -> A rw\nhart 0\n  jump x\n", "is not an operation"),
+    ("litmus T\nmap x -> A rw\nhart 0\nforbidden 0:r0=maybe\n", "neither a number nor 'fault'"),
+])
+def test_a_bad_test_file_is_refused_with_its_line(text, message):
+    with pytest.raises(LitmusError, match=message) as e:
+        parse(text, "bad.litmus")
+    assert str(e.value).startswith("bad.litmus:")
