@@ -171,6 +171,8 @@ def _op(words, hart, where, line):
         return Op(w[2], va=w[3], reg=w[0], line=line)
     k = w[0]
     if k == "store" and len(w) == 3:
+        if re.fullmatch(r"r\d+", w[2]):        # the value a load of this hart read
+            return Op(k, va=w[1], value=w[2], line=line)
         return Op(k, va=w[1], value=_value(w[2], where), line=line)
     if k == "unmap" and len(w) == 2:
         return Op(k, va=w[1], line=line)
@@ -218,10 +220,12 @@ def parse(text, filename="<litmus>"):
             test.model = w[1]
         elif w[0] == "doc":
             test.doc = (test.doc + " " + line[3:].strip()).strip()
+        elif w[0] == "va" and len(w) == 2:
+            test.vas[w[1]] = None
         elif w[0] == "va" and len(w) == 4 and w[2] == "=":
             m = re.fullmatch(r"([A-Za-z_]\w*)\+(\d+)", w[3])
             if not m:
-                raise LitmusError(f"{where}: 'va NAME = BASE+PAGES'")
+                raise LitmusError(f"{where}: 'va NAME' or 'va NAME = BASE+PAGES'")
             test.vas[w[1]] = (m.group(1), int(m.group(2)))
         elif w[0] == "map":
             space, rest, table = 0, w[1:], None
@@ -280,7 +284,7 @@ def _check(test, filename):
                     raise LitmusError(f"{where}: hart {t} is not in the test")
             if op.table and op.table not in test.tables:
                 raise LitmusError(f"{where}: table '{op.table}' is not declared")
-    for base, _ in test.vas.values():
+    for base, _ in filter(None, test.vas.values()):
         if base not in names:
             raise LitmusError(f"{filename}: 'va' names '{base}', which is neither mapped nor declared")
 

@@ -46,7 +46,20 @@ class SmallPagesOnly(X86Model):
         return tlb_entry[2] == 0 and super().covers(entry, tlb_entry, asid)
 
 
+class DropLastEntry(X86Model):
+    """Forgets the last entry of every list of more than one."""
+    def applied(self, entries):
+        return entries[:-1] if len(entries) > 1 else entries
+
+
+class EarlySync(Arm64Model):
+    """A sync that does not wait for the newest request its hart posted."""
+    def sync_waits(self, hart, reqs):
+        return len([r for r in reqs if r[0] == hart]) > 1
+
+
 @pytest.mark.parametrize("mutant,test", [
+    (DropLastEntry, "BatchTearing"), (EarlySync, "SyncCoversPosts"), (EarlySync, "MP+shoot+fence"),
     (NoFlush, "MP+shoot+wait"), (NoFlush, "SelfInval"), (NoFlush, "LateStore"), (NoFlush, "Remap"),
     (LeafOnly, "NonLeafChange"), (SmallPagesOnly, "Superpage"),
 ])

@@ -46,11 +46,12 @@ class Layout:
 
     def __init__(self, test):
         self.vpn = {}
-        for m in test.maps:
-            self.vpn.setdefault(m.va, (len(self.vpn) + 1) << 18)
-        for name, (base, off) in test.vas.items():
-            if name not in self.vpn and base in self.vpn:
-                self.vpn[name] = self.vpn[base] + off
+        for name in [m.va for m in test.maps] + list(test.vas):
+            if test.vas.get(name) is None:
+                self.vpn.setdefault(name, (len(self.vpn) + 1) << 18)
+        for name, decl in test.vas.items():
+            if decl:
+                self.vpn[name] = self.vpn[decl[0]] + decl[1]
         self.ppn = {}
         names = [m.pa for m in test.maps] + list(test.mem)
         names += [op.mapping.pa for ops in test.harts for op in ops if op.mapping]
@@ -169,6 +170,15 @@ class Model:
         """Whether op i of hart may run now (done: a bitmask of its ops)."""
         raise NotImplementedError
 
+    def sync_waits(self, hart, reqs):
+        """Whether a sync on hart must still wait: a request it posted is
+        not complete."""
+        return any(r[0] == hart for r in reqs)
+
+    def applied(self, entries):
+        """The entries of a request that a target carries out."""
+        return entries
+
     def covers(self, entry, tlb_entry, asid):
         """Whether a target applying `entry` must drop a cached leaf."""
         return _covers(entry, tlb_entry, self.layout, asid)
@@ -219,9 +229,10 @@ class Model:
         harts, mem, tlbs, caches, reqs = state
         # A target applies a request.
         for r, (initiator, pending, entries, asid) in enumerate(reqs):
+            applied = self.applied(entries)
             for t in pending:
-                tlb = frozenset(e for e in tlbs[t] if not any(self.covers(x, e, asid) for x in entries))
-                cache = frozenset(c for c in caches[t] if not any(self.drops_nonleaf(x, c) for x in entries))
+                tlb = frozenset(e for e in tlbs[t] if not any(self.covers(x, e, asid) for x in applied))
+                cache = frozenset(c for c in caches[t] if not any(self.drops_nonleaf(x, c) for x in applied))
                 rest = pending - {t}
                 new_reqs = reqs[:r] + ((initiator, rest, entries, asid),) + reqs[r + 1:] if rest else \
                     reqs[:r] + reqs[r + 1:]
@@ -248,7 +259,7 @@ class Model:
         elif k == "satp":
             yield harts, mem, tlbs, caches, reqs, regs, op.value
         elif k == "sync":
-            if not any(r[0] == h for r in reqs):
+            if not self.sync_waits(h, reqs):
                 yield harts, mem, tlbs, caches, reqs, regs, space
         elif k == "post":
             req = (h, frozenset(op.targets), op.entries, space)
@@ -275,13 +286,16 @@ class Model:
             if op.kind == "retable" and level == 1:
                 m[key] = ("T", op.table)
                 break
-            if pte is None or pte[0] == "L" or level == 0:
-                if op.kind == "unmap":
-                    m.pop(key, None)
-                else:
-                    mp = op.mapping
-                    m[key] = ("L", lay.pa(mp.pa), mp.perms, mp.glob)
+            if op.kind == "remap" and level == op.mapping.level:
+                mp = op.mapping
+                m[key] = ("L", lay.pa(mp.pa), mp.perms, mp.glob)
                 break
+            if op.kind == "unmap" and (pte is None or pte[0] == "L"):
+                m.pop(key, None)
+                break
+            if pte is None or pte[0] == "L":
+                # remap below a missing table: a new, empty table
+                pte = m[key] = ("T", f"{space}/{level - 1}/{vpn >> (9 * level)}/new")
             table = pte[1]
         return frozenset(m.items())
 
@@ -310,7 +324,7 @@ class Model:
                 pa = ppn + (vpn - base)
                 if op.kind == "store":
                     m2 = dict(m)
-                    m2[("data", pa)] = op.value
+                    m2[("data", pa)] = dict(regs).get(op.value, 0) if isinstance(op.value, str) else op.value
                     value, n_mem = None, frozenset(m2.items())
                 else:
                     value, n_mem = m.get(("data", pa), 0), mem
@@ -348,6 +362,8 @@ class Arm64Model(Model):
                 continue
             other = prog[j]
             if op.kind not in ACCESSES or other.kind not in ACCESSES or other.va == op.va:
+                return False
+            if other.reg is not None and other.reg == op.value:
                 return False
         return True
 
