@@ -7,6 +7,7 @@
 #   make bench     the unit vs a software shootdown: latency, stolen cycles, traps; SoC area (build/results/)
 #   make bench-sim simulation speed: naive vs tuned vs debug models (build/results/sim-speed.csv)
 #   make generated regenerate the files derived from hw/ (C header, register table in docs/)
+#                  and the litmus catalogue in docs/litmus.md
 #   make sw        bare-metal programs and OpenSBI
 #   make linux     the test kernel (sw/linux, stock and with the series) as OpenSBI payloads
 #   make linux-demo [HARTS="2 4"]  the Linux workloads on the SoC, stock vs the port with the unit,
@@ -78,6 +79,7 @@ bench-sim: sw
 generated: setup
 	@./mill --no-server -j 1 hw.runMain shootdown.devices.GenShootdownHeaders \
 	  --header sw/include/tlb_shootdown_regs.h --doc docs/shootdown-registers.md
+	@python3 tests/litmus/catalogue.py --write docs/litmus.md
 
 clean:
 	rm -rf $(BUILD) out

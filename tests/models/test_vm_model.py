@@ -2,6 +2,8 @@
 tests/litmus/ says what it forbids and which weak outcomes it allows, and
 the model of its style must agree; models broken on purpose must let a
 forbidden outcome through, so the tests can tell a broken shootdown."""
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -89,3 +91,11 @@ def test_a_bad_test_file_is_refused_with_its_line(text, message):
     with pytest.raises(LitmusError, match=message) as e:
         parse(text, "bad.litmus")
     assert str(e.value).startswith("bad.litmus:")
+
+
+def test_the_catalogue_in_the_docs_is_fresh():
+    """docs/litmus.md lists every test as the files say now."""
+    root = Path(__file__).resolve().parents[2]
+    r = subprocess.run([sys.executable, str(root / "tests/litmus/catalogue.py"), "--check",
+                        str(root / "docs/litmus.md")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
