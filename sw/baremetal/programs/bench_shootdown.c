@@ -23,7 +23,6 @@
 #define MAX_ENTRIES	256
 #define VA_BASE		0x40000000UL
 #define CLINT_MSIP(h)	((volatile uint32_t *)(CLINT_BASE + 4 * (h)))
-#define MIP_MSIP	(1UL << 3)
 #define MSTATUS_MIE_BIT	(1UL << 3)
 
 static uint64_t entries[MAX_ENTRIES] __attribute__((aligned(64)));

@@ -17,6 +17,7 @@
 #define CAUSE_ECALL_S		9
 #define CAUSE_INTERRUPT		(1UL << 63)
 #define IRQ_M_SOFT		3
+#define MIP_MSIP		(1UL << IRQ_M_SOFT)
 
 #define SATP_MODE_SV39	(8UL << 60)
 

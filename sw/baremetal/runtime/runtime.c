@@ -179,9 +179,16 @@ static int insn_length(unsigned long epc)
 	return (*(volatile uint16_t *)epc & 3) == 3 ? 4 : 2;
 }
 
+static void log_fault(unsigned long cause, unsigned long tval)
+{
+	struct fault_log *log = my_faults();
+	log->last_cause = cause;
+	log->last_tval = tval;
+	log->count++;
+}
+
 void s_trap(struct trap_frame *f)
 {
-	(void)f;
 	unsigned long cause = csr_read(scause);
 	unsigned long epc = csr_read(sepc);
 	/* Access faults reach S-mode when the firmware redirects them (OpenSBI
@@ -191,6 +198,13 @@ void s_trap(struct trap_frame *f)
 		csr_write(sepc, record_fault(cause, csr_read(stval), epc));
 		return;
 	}
+	/* probe_fetch's call faulted on its target: nothing there ran, so
+	 * go back to the caller (and never read the instruction). */
+	if (cause == CAUSE_FETCH_PAGE_FAULT) {
+		log_fault(cause, csr_read(stval));
+		csr_write(sepc, f->regs[1]);
+		return;
+	}
 	unexpected_trap("S", cause, epc, csr_read(stval));
 }
 
@@ -198,10 +212,7 @@ struct fault_log *my_faults(void) { return &fault_logs[hart_id()]; }
 
 unsigned long record_fault(unsigned long cause, unsigned long tval, unsigned long epc)
 {
-	struct fault_log *log = my_faults();
-	log->last_cause = cause;
-	log->last_tval = tval;
-	log->count++;
+	log_fault(cause, tval);
 	return epc + insn_length(epc);
 }
 
@@ -210,6 +221,14 @@ int probe_read64(const volatile uint64_t *p, uint64_t *value)
 	uint64_t before = my_faults()->count;
 	uint64_t v = 0;
 	__asm__ volatile ("ld %0, 0(%1)" : "+r"(v) : "r"(p) : "memory");
+	*value = v;
+	return my_faults()->count != before;
+}
+
+int probe_fetch(const void *code, uint64_t *value)
+{
+	uint64_t before = my_faults()->count;
+	uint64_t v = ((uint64_t (*)(void))code)();
 	*value = v;
 	return my_faults()->count != before;
 }

@@ -50,6 +50,9 @@ struct fault_log {
 struct fault_log *my_faults(void);
 int probe_read64(const volatile uint64_t *p, uint64_t *value);	/* 1 if it faulted */
 int probe_write64(volatile uint64_t *p, uint64_t value);		/* 1 if it faulted */
+/* Calls the code at `code` (it returns a value in a0): 1 if fetching it
+ * faulted (S-mode runtimes: the fault returns to the caller). */
+int probe_fetch(const void *code, uint64_t *value);
 
 /* M-mode runtime only: drops this hart to S-mode and calls fn(arg) there; if fn returns, the
  * hart's S-mode result comes back to M-mode as the return value. */

@@ -22,6 +22,16 @@ pte_t *vm_alloc_table(void)
 	return t;
 }
 
+unsigned vm_pool_mark(void) { return pool_used; }
+
+void vm_pool_release(unsigned mark)
+{
+	spin_lock(&pool_lock);
+	if (mark <= pool_used)
+		pool_used = mark;
+	spin_unlock(&pool_lock);
+}
+
 static unsigned vpn(uint64_t va, int level) { return (va >> (12 + 9 * level)) & 511; }
 static pte_t *pte_table(pte_t pte) { return (pte_t *)((pte >> PTE_PPN_SHIFT) << 12); }
 static int level_of(uint64_t size) { return size == PAGE_1G ? 2 : size == PAGE_2M ? 1 : size == PAGE_4K ? 0 : -1; }

@@ -21,6 +21,10 @@ typedef uint64_t pte_t;
 
 /* A zeroed page-table page from a static pool; NULL when it is used up. */
 pte_t *vm_alloc_table(void);
+/* How many tables the pool has handed out; vm_pool_release(mark) takes
+ * back every table handed out since (none of them may be in use). */
+unsigned vm_pool_mark(void);
+void vm_pool_release(unsigned mark);
 /* Maps [va, va+size) to pa with one leaf of `size` (4K, 2M or 1G); returns
  * the leaf PTE, or NULL if the range is misaligned or a table is missing. */
 pte_t *vm_map(pte_t *root, uint64_t va, uint64_t pa, uint64_t size, uint64_t perm);
