@@ -7,8 +7,11 @@ named linux-demo-<harts>-<stock|port>.log. /init brackets every workload
 phase with "phase NAME begin" and "phase NAME end linux_ipis=N key=value..."
 (sw/linux/init/init.c). For each phase this script takes, from the harness:
 cycles, and IPIs (msip raised on any hart); from the kernel: the IPIs it sent
-for its own reasons (/proc/interrupts), and the port's shootdown counters.
-Shootdown IPIs are the harness's IPIs minus the kernel's own.
+for its own reasons (/proc/interrupts), and the port's shootdown counters;
+from OpenSBI: the RFENCE calls it served (its SBI PMU firmware counters,
+read by /init through perf). Shootdown IPIs are the harness's IPIs minus the
+kernel's own; SBI fence calls are OpenSBI's RFENCE calls plus, for the port,
+its requests (each one call of the batched extension).
 
 Prints one table per SoC, stock and port side by side, and writes
 OUT_DIR/linux-demo.csv and OUT_DIR/linux-demo.png. A benchmark, not a test:
@@ -20,10 +23,12 @@ import re
 import sys
 
 STAMP = re.compile(r"^\[\s*(\d+) msip ([\d ]+)\] (.*)$")
+RECLAIM = re.compile(r"reclaim: .*: (\d+) pages scanned, (\d+) file refaults, (\d+) pages to swap")
 NAME = re.compile(r"linux-demo-(\d+)-(stock|port)\.log$")
 FIELDS = ["harts", "kernel", "phase", "cycles", "msip", "linux_ipis", "shootdown_ipis",
-          "requests", "entries", "wait_cycles", "whole_space", "errors", "sbi_rfence", "batches",
-          "pending_requests", "pending_none", "pending_whole", "young_requests", "young_pages"]
+          "sbi_rfence_calls", "sbi_fence_calls", "requests", "entries", "wait_cycles", "whole_space", "errors", "sbi_rfence", "batches",
+          "pending_requests", "pending_none", "pending_whole", "young_requests", "young_pages",
+          "scanned", "refaults", "swapped"]
 
 
 def fail(msg):
@@ -34,7 +39,7 @@ def fail(msg):
 def parse(path):
     """[{phase, cycles, msip, linux_ipis, counters...}] in run order, plus
     the boot (reset to /init's first line) as phase "boot"."""
-    rows, open_phases, boot = [], {}, None
+    rows, open_phases, boot, reclaim_row = [], {}, None, None
     for line in pathlib.Path(path).read_text(errors="replace").splitlines():
         m = STAMP.match(line)
         if not m:
@@ -43,6 +48,9 @@ def parse(path):
         if boot is None and text.startswith("init: running on cpus"):
             boot = {"phase": "boot", "cycles": cycle, "msip": msip}
             rows.append(boot)
+        m = RECLAIM.search(text)
+        if m and reclaim_row is not None:
+            reclaim_row.update(scanned=int(m.group(1)), refaults=int(m.group(2)), swapped=int(m.group(3)))
         words = text.split()
         if len(words) >= 3 and words[0] == "phase" and words[2] == "begin":
             open_phases[words[1]] = (cycle, msip)
@@ -51,6 +59,10 @@ def parse(path):
             row = {"phase": words[1], "cycles": cycle - c0, "msip": msip - m0}
             row.update({k: int(v) for k, v in (w.split("=", 1) for w in words[3:] if "=" in w)})
             row["shootdown_ipis"] = row["msip"] - row.get("linux_ipis", 0)
+            if words[1] == "reclaim":
+                reclaim_row = row
+            if "sbi_rfence_calls" in row:
+                row["sbi_fence_calls"] = row["sbi_rfence_calls"] + row.get("requests", 0)
             rows.append(row)
     return rows
 
@@ -79,19 +91,27 @@ def table(harts, stock, port):
     out = [f"{harts}-hart SoC: stock = stock kernel + stock OpenSBI (remote flushes: SBI RFENCE over IPIs); "
            f"port = sw/linux series + OpenSBI with the unit",
            f"  {'phase':<24} {'cycles stock':>13} {'cycles port':>13} {'port/stock':>10}"
-           f" {'sd IPIs stock':>13} {'sd IPIs port':>12} {'requests':>8} {'entries':>7} {'wait':>6}"
+           f" {'sd IPIs stock':>13} {'sd IPIs port':>12} {'SBI calls stock':>15} {'SBI calls port':>14}"
+           f" {'requests':>8} {'entries':>7} {'wait':>6}"
            f" {'whole':>5} {'rfence':>6} {'pend none':>9} {'pend whole':>10} {'young':>6}"]
     for ph in phases:
         a, b = s.get(ph, {}), p.get(ph, {})
         ratio = f"{b['cycles'] / a['cycles']:.3f}" if a.get("cycles") and b.get("cycles") else "-"
         out.append(f"  {ph:<24} {cell(a.get('cycles')):>13} {cell(b.get('cycles')):>13} {ratio:>10}"
                    f" {cell(a.get('shootdown_ipis')):>13} {cell(b.get('shootdown_ipis')):>12}"
+                   f" {cell(a.get('sbi_fence_calls')):>15} {cell(b.get('sbi_fence_calls')):>14}"
                    f" {cell(b.get('requests')):>8} {cell(b.get('entries')):>7} {wait_share(harts, b):>6}"
                    f" {cell(b.get('whole_space')):>5}"
                    f" {cell(b.get('sbi_rfence')):>6} {cell(b.get('pending_none')):>9}"
                    f" {cell(b.get('pending_whole')):>10} {cell(b.get('young_requests')):>6}")
+    for kernel, rows in (("stock", s), ("port", p)):
+        r = rows.get("reclaim", {})
+        if "scanned" in r:
+            out.append(f"  reclaim, {kernel}: {r['scanned']} pages scanned, {r['refaults']} file refaults, "
+                       f"{r['swapped']} pages to swap")
     out.append("  (boot: reset to /init's first line, msip = every IPI; sd IPIs = IPIs the harness saw minus the "
-               "kernel's own; requests, entries, whole = the port's unit requests, their entries and "
+               "kernel's own; SBI calls = the remote-fence SBI calls the harts made: OpenSBI's own count of "
+           "RFENCE calls (its PMU firmware counters) plus the port's requests; requests, entries, whole = the port's unit requests, their entries and "
                "whole-space flushes; wait = the cycles its CPUs waited for requests, as a share of all harts' "
                "cycles; rfence = remote flushes that went by SBI RFENCE instead; pend none/whole = "
                "arch_flush_tlb_batched_pending calls that needed no flush / a whole-mm flush; young = requests "

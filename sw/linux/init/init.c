@@ -9,6 +9,7 @@
  * failure writes its code to the finisher itself (QEMU virt and the SoC
  * both have it at FINISHER_BASE), so the harness or QEMU exits with it.
  */
+#include <linux/perf_event.h>
 #include <linux/reboot.h>
 #include <linux/sched.h>
 #include <asm/ioctls.h>
@@ -247,21 +248,79 @@ static unsigned long linux_ipis(void)
 	return sum;
 }
 
+/*
+ * OpenSBI's own count of the remote SFENCE.VMA requests (SBI RFENCE calls)
+ * each hart made: the SBI PMU firmware events SFENCE_VMA_SENT and
+ * SFENCE_VMA_ASID_SENT, which sbi_tlb_request() counts for every request,
+ * whether IPIs or the unit carry it out. Read through perf as raw events
+ * of type "SBI firmware" (config bits 63:62 = 2), one per CPU and event.
+ */
+#define SBI_FW_EVENT(code)	(2ULL << 62 | (code))
+#define SBI_PMU_FW_SFENCE_VMA_SENT		10
+#define SBI_PMU_FW_SFENCE_VMA_ASID_SENT		12
+static int fence_fd[MAX_CPUS][2];
+static int fence_cpus;
+
+static int open_fence_counters(void)
+{
+	static const unsigned long long events[2] = {
+		SBI_FW_EVENT(SBI_PMU_FW_SFENCE_VMA_SENT), SBI_FW_EVENT(SBI_PMU_FW_SFENCE_VMA_ASID_SENT),
+	};
+	int cpus = online_cpus();
+
+	for (int cpu = 0; cpu < cpus && cpu < MAX_CPUS; cpu++) {
+		for (int e = 0; e < 2; e++) {
+			struct perf_event_attr attr = {
+				.type = PERF_TYPE_RAW, .size = sizeof(attr), .config = events[e],
+			};
+			long fd = my_syscall5(__NR_perf_event_open, &attr, -1, cpu, -1, 0);
+			if (fd < 0) {
+				printf("init: cannot count OpenSBI's RFENCE calls on cpu %d (perf_event_open: "
+				       "error %ld); the phases report no sbi_rfence_calls\n", cpu, -fd);
+				return -1;
+			}
+			fence_fd[cpu][e] = fd;
+		}
+	}
+	fence_cpus = cpus;
+	return 0;
+}
+
+/* Reading another CPU's counter sends it a function-call IPI: call this
+ * before linux_ipis(), so that the IPIs it causes are the kernel's own. */
+static unsigned long sbi_rfence_calls(void)
+{
+	unsigned long sum = 0;
+
+	for (int cpu = 0; cpu < fence_cpus; cpu++) {
+		for (int e = 0; e < 2; e++) {
+			unsigned long long v = 0;
+			if (read(fence_fd[cpu][e], &v, sizeof(v)) == sizeof(v))
+				sum += v;
+		}
+	}
+	return sum;
+}
+
 void phase_begin(struct phase *ph, const char *name)
 {
 	ph->name = name;
 	read_counters(&ph->counters);
+	ph->sbi_rfence_calls = sbi_rfence_calls();
 	ph->linux_ipis = linux_ipis();
 	printf("phase %s begin\n", name);
 }
 
 void phase_end(struct phase *ph)
 {
+	unsigned long rfence_calls = sbi_rfence_calls();
 	unsigned long ipis = linux_ipis();
 	struct counters after;
 
 	read_counters(&after);
 	printf("phase %s end linux_ipis=%lu", ph->name, ipis - ph->linux_ipis);
+	if (fence_cpus)
+		printf(" sbi_rfence_calls=%lu", rfence_calls - ph->sbi_rfence_calls);
 	for (int i = 0; i < after.n; i++)
 		printf(" %s=%lu", after.name[i],
 		       after.value[i] - (i < ph->counters.n ? ph->counters.value[i] : 0));
@@ -291,6 +350,7 @@ int main(void)
 	}
 	printf("init: running on cpus %s\n", read_text("/sys/devices/system/cpu/online", cpus, sizeof(cpus)));
 	catch_store_faults();
+	open_fence_counters();
 	if (setup_swap(16))
 		finish(3);
 	/* A stale translation makes every later result meaningless (and can

@@ -42,13 +42,14 @@ struct counters {
 void read_counters(struct counters *c);
 
 /* A measured phase of a workload. phase_begin() prints "phase NAME begin",
- * phase_end() "phase NAME end linux_ipis=N" and what the phase changed in
- * the shootdown counters. The SoC harness's +timestamps prefix puts the
+ * phase_end() "phase NAME end linux_ipis=N sbi_rfence_calls=N" and what the
+ * phase changed in the shootdown counters. The SoC harness's +timestamps prefix puts the
  * cycle and the IPIs raised so far on both lines: scripts/linux-demo.sh
  * turns them into the side-by-side table. */
 struct phase {
 	const char *name;
 	unsigned long linux_ipis;
+	unsigned long sbi_rfence_calls;
 	struct counters counters;
 };
 void phase_begin(struct phase *ph, const char *name);
