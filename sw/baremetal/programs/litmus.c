@@ -15,7 +15,8 @@
  * SoC has. tests/litmus/judge.py judges the outcomes against the reference
  * models. Exits 1 if a request returned an error.
  *
- * A build may define LITMUS_ONLY as a list of test names to run, and
+ * A build may define LITMUS_ONLY as a list of test names to run,
+ * LITMUS_MIN_HARTS to run only the tests of at least that many harts, and
  * LITMUS_MUTANT_DROP_LAST to leave out the last entry of every request of
  * more than one (litmus_droplast.c: the suite must catch it).
  */
@@ -375,10 +376,14 @@ static void report(const struct lt_test *t)
 		printf("litmus %s error: more than %u distinct outcomes\n", t->name, MAX_OUTCOMES);
 }
 
-static const unsigned spans[] = { 1, 16, 64, 256, 1024, 4096 };
+static const unsigned spans[] = { 1, 16, 64, 256, 1024, 4096, 16384 };
 
 static int selected(const struct lt_test *t)
 {
+#ifdef LITMUS_MIN_HARTS
+	if (t->nharts < LITMUS_MIN_HARTS)
+		return 0;
+#endif
 #ifdef LITMUS_ONLY
 	static const char *const only[] = { LITMUS_ONLY };
 	for (unsigned i = 0; i < sizeof(only) / sizeof(only[0]); i++)
