@@ -35,6 +35,17 @@ def program(platform, name):
     return out / f"{name}.elf"
 
 
+def firmware(flavor, payload_name="sbi_shootdown_cases"):
+    """OpenSBI with an S-mode payload of sw/baremetal/programs-sbi: the
+    project's series ("unit") or stock ("stock"). Its directory holds
+    fw_payload.elf and fw_payload.bin."""
+    out = BUILD / f"sw/opensbi/{payload_name}-{flavor}"
+    payload = program("sbi", payload_name).with_suffix(".bin")
+    cmd = [str(ROOT / "sw/opensbi/build.sh")] + (["--stock"] if flavor == "stock" else []) + [str(payload), str(out)]
+    subprocess.run(cmd, check=True, capture_output=True)
+    return out
+
+
 def run(cmd, timeout):
     p = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=timeout,
                        stdin=subprocess.DEVNULL)

@@ -8,9 +8,10 @@ Addresses: the test's k-th virtual page name gets the 1 GiB region at
 (9 + k) GiB (below 9 GiB are the runtime's identity maps); `va y = x+N`
 is N pages past x. Physical page names get 2 MiB-aligned frames in an
 arena at ARENA; "S+3" is three pages past S. Address space N is a page
-table of its own; Rocket 1.2.6 has no ASIDs, so `satp` also flushes the
-hart's own TLB (as Linux does without ASIDs) and the unit's ASID fields
-carry the space number only for the record.
+table of its own, all of them with ASID 0 (Rocket 1.2.6 has no ASIDs):
+`satp` also flushes the hart's own TLB, as Linux does without ASIDs, and
+every entry carries ASID 0, so `asid:N` removes every non-global
+translation.
 """
 import argparse
 import pathlib
@@ -156,7 +157,7 @@ class Compiled:
                 if e.nonleaf:
                     raise CompileError(f"{self.where}:{op.line}: the unit has no non-leaf flag yet (+nl)")
                 va = self.va(e.va) & ~((4096 << 9 * e.level) - 1) if e.va else 0
-                asid = e.asid if e.kind == ASID else space
+                asid = 0        # every address space runs with ASID 0 (module doc)
                 entries.append(f"TLBSD_ENTRY({KIND[e.kind]}, {SIZE[e.level]}, {e.pages}, {va:#x}, {asid})")
             mask = sum(1 << h for h in op.targets)
             fields.update(value=hex(mask), first=first, count=len(op.entries))

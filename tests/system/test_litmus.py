@@ -1,44 +1,67 @@
-"""The litmus tests (tests/litmus, docs/litmus.md) on the Verilator SoC,
-through the unit's channels from S-mode: sw/baremetal/programs/litmus.c runs
-every test 100 times with seeded jitter on every hart and prints the
-outcomes it saw; each test here judges one litmus test's outcomes against
-its reference model (judge.py). A forbidden outcome, or any outcome the
-model does not allow, fails it; a weak outcome never seen is reported in
-the test's output. Each run is shared by the xdist workers (one per
-program, SoC and pytest session)."""
+"""The litmus tests (tests/litmus, docs/litmus.md) on the Verilator SoC and
+on QEMU: a back end runs every test 100 times with seeded jitter on every
+hart and prints the outcomes it saw; each test here judges one litmus
+test's outcomes on one back end against its reference model (judge.py). A
+forbidden outcome, or any outcome the model does not allow, fails it; a
+weak outcome never seen is reported in the test's output.
+
+Back ends (sw/baremetal/common/litmus_core.h):
+- unit: the unit's channels from S-mode (programs/litmus.c), tests of two
+  harts on the 2-hart SoC, the others on the 4-hart SoC (litmus_3harts.c);
+- sbi-ext: the batched SBI extension under the project's OpenSBI, 2-hart
+  SoC (programs-sbi/sbi_litmus_ext.c);
+- qemu-rfence: SBI RFENCE over IPIs under stock OpenSBI on QEMU virt with
+  4 harts (programs-sbi/sbi_litmus_rfence.c).
+make litmus-long runs more schedules and the other SoC paths.
+
+Each run is made once per pytest session, by the first xdist worker that
+asks for it."""
 import fcntl
 import os
 
 import pytest
 
-from conftest import BUILD, model, program, run
+from conftest import BUILD, firmware, model, program, run, run_qemu, run_sim
 from judge import judge, parse, tests
 
 TESTS = tests()
 
 
-def litmus_run(harts, name="litmus"):
-    """The console output of one run of program `name` on the SoC, made
-    once per pytest session (the first worker to ask runs it)."""
+def shared(key, make_run):
+    """The output of make_run() (a conftest Run), made once per pytest
+    session and shared by the workers through a file under build/."""
     uid = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"pid{os.getpid()}"
-    log = BUILD / "litmus" / f"{name}-{harts}harts-{uid}.log"
+    log = BUILD / "litmus" / f"{key}-{uid}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log.with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not log.exists():
-            r = run([model(harts), "+max-cycles=400000000", program("soc", name)], timeout=1800)
+            r = make_run()
             log.write_text(f"status {r.status}\n{r.stdout}\n--- stderr ---\n{r.stderr}")
     text = log.read_text()
     assert text.startswith("status 0\n"), text[-3000:]
     return text
 
 
-@pytest.mark.parametrize("name", sorted(TESTS))
-def test_litmus(name):
-    """A test of two harts runs on the 2-hart SoC, one of more on the 4-hart
-    SoC (litmus_3harts.c); make litmus-long runs every test on both."""
-    run_log = litmus_run(2) if len(TESTS[name].harts) <= 2 else litmus_run(4, "litmus_3harts")
-    found = parse(run_log).get(name)
+def unit_run(harts, name="litmus"):
+    return shared(f"{name}-{harts}harts",
+                  lambda: run([model(harts), "+max-cycles=400000000", program("soc", name)], timeout=1800))
+
+
+BACKENDS = {
+    "unit": lambda test: unit_run(2) if len(test.harts) <= 2 else unit_run(4, "litmus_3harts"),
+    "sbi-ext": lambda test: shared("sbi-ext-2harts", lambda: run_sim(
+        2, firmware("unit", "sbi_litmus_ext") / "fw_payload.elf", "+max-cycles=600000000", timeout=1800)),
+    "qemu-rfence": lambda test: shared("qemu-rfence-4harts", lambda: run_qemu(
+        4, bios=firmware("stock", "sbi_litmus_rfence") / "fw_payload.bin", timeout=900)),
+}
+CASES = [(b, n) for b in BACKENDS for n in sorted(TESTS)
+         if not (b == "sbi-ext" and len(TESTS[n].harts) > 2)]
+
+
+@pytest.mark.parametrize("backend,name", CASES, ids=[f"{b}-{n}" for b, n in CASES])
+def test_litmus(backend, name):
+    found = parse(BACKENDS[backend](TESTS[name])).get(name)
     assert found and "skipped" not in found, f"{name} did not run: {found}"
     verdict = judge(TESTS[name], found)
     print(verdict["report"])
@@ -48,5 +71,5 @@ def test_litmus(name):
 def test_litmus_catches_a_request_missing_its_last_entry():
     """litmus_droplast.c leaves out the last entry of every request of more
     than one: BatchTearing must see y still mapped after the flag."""
-    verdict = judge(TESTS["BatchTearing"], parse(litmus_run(2, "litmus_droplast"))["BatchTearing"])
+    verdict = judge(TESTS["BatchTearing"], parse(unit_run(2, "litmus_droplast"))["BatchTearing"])
     assert any(f.startswith("forbidden outcome seen") for f in verdict["failures"]), verdict["report"]

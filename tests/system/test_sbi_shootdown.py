@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD, ROOT, describe, program, race_results, run_qemu, run_sim
+from conftest import ROOT, describe, firmware, race_results, run_qemu, run_sim
 
 BATCHES = (1, 16, 200)
 
@@ -37,14 +37,6 @@ ERRORS = {
     "concurrent FLUSH, first caller": 0,
     "concurrent FLUSH, second caller": 0,
 }
-
-
-def firmware(flavor, payload_name="sbi_shootdown_cases"):
-    out = BUILD / f"sw/opensbi/{payload_name}-{flavor}"
-    payload = program("sbi", payload_name).with_suffix(".bin")
-    cmd = [str(ROOT / "sw/opensbi/build.sh")] + (["--stock"] if flavor == "stock" else []) + [str(payload), str(out)]
-    subprocess.run(cmd, check=True, capture_output=True)
-    return out
 
 
 def check_paths(r, harts, paths):
