@@ -12,6 +12,9 @@
 #   make linux     the test kernel (sw/linux, stock and with the series) as OpenSBI payloads
 #   make linux-demo [HARTS="2 4"]  the Linux workloads on the SoC, stock vs the port with the unit,
 #                  side by side (build/results/linux-demo.*; about 15 min for 2 harts)
+#   make litmus-long [SCHEDULES=N]  every litmus test N (1,000) times on every back end (the unit,
+#                  the SBI paths, QEMU), judged against the reference models
+#                  (build/results/litmus-*.txt; hours at 1,000)
 #   make clean     remove build/ (the model cache in ~/.cache/tlb-shootdown stays)
 SHELL := /bin/bash
 BUILD := $(CURDIR)/build
@@ -24,7 +27,7 @@ export BUILD
 BAREMETAL := $(BUILD)/sw/baremetal
 OPENSBI_OUT := $(BUILD)/sw/opensbi
 
-.PHONY: all setup models sw linux linux-demo demo test run bench bench-sim generated clean help
+.PHONY: all setup models sw linux linux-demo litmus-long demo test run bench bench-sim generated clean help
 all: models sw
 
 help:
@@ -53,6 +56,9 @@ demo: setup
 
 linux-demo: sw
 	@scripts/linux-demo.sh $(HARTS)
+
+litmus-long: models sw
+	@scripts/litmus-long.sh $(SCHEDULES)
 
 test: models sw
 	@scripts/build-model.sh 2 debug > /dev/null
