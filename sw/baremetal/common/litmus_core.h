@@ -111,26 +111,14 @@ static struct outcome outcomes[MAX_OUTCOMES];
 static unsigned noutcomes, overflow;
 
 static unsigned vpn_index(uint64_t va, int level) { return (va >> (12 + 9 * level)) & 511; }
-static pte_t *next_table(pte_t pte) { return (pte_t *)((pte >> 10) << 12); }
 
 /* The PTE slot an operation writes: the leaf (level -1: where a walk of va
  * ends) or the entry at `level` on va's path, making missing tables. */
 static pte_t *slot_of(pte_t *root, uint64_t va, int level)
 {
-	if (level < 0)
-		return vm_leaf(root, va);
-	pte_t *table = root;
-	for (int l = 2; l > level; l--) {
-		pte_t *e = &table[vpn_index(va, l)];
-		if (!(*e & PTE_V)) {
-			pte_t *t = vm_alloc_table();
-			CHECK(t);
-			*e = ((uint64_t)t >> 12) << 10 | PTE_V;
-		}
-		CHECK(!(*e & (PTE_R | PTE_W | PTE_X)));
-		table = next_table(*e);
-	}
-	return &table[vpn_index(va, level)];
+	pte_t *e = level < 0 ? vm_leaf(root, va) : vm_slot(root, va, level);
+	CHECK(e);
+	return e;
 }
 
 static void setup(const struct lt_test *t)
@@ -159,7 +147,6 @@ static void setup(const struct lt_test *t)
 			slots[h][i] = 0;
 			if (op->kind == LT_PTE || op->kind == LT_RETABLE) {
 				slots[h][i] = slot_of(roots[op->space], op->va, op->level);
-				CHECK(slots[h][i]);
 				slot_init[h][i] = *slots[h][i];
 			}
 		}
@@ -278,7 +265,7 @@ static void run(const struct lt_test *t, unsigned me, uint64_t seed, unsigned sp
 			*slots[me][i] = op->value;
 			break;
 		case LT_RETABLE:
-			*slots[me][i] = ((uint64_t)spare[op->value] >> 12) << 10 | PTE_V;
+			*slots[me][i] = vm_table_pte(spare[op->value]);
 			break;
 		case LT_SHOOT:
 		case LT_POST:

@@ -36,26 +36,32 @@ static unsigned vpn(uint64_t va, int level) { return (va >> (12 + 9 * level)) & 
 static pte_t *pte_table(pte_t pte) { return (pte_t *)((pte >> PTE_PPN_SHIFT) << 12); }
 static int level_of(uint64_t size) { return size == PAGE_1G ? 2 : size == PAGE_2M ? 1 : size == PAGE_4K ? 0 : -1; }
 
-pte_t *vm_map(pte_t *root, uint64_t va, uint64_t pa, uint64_t size, uint64_t perm)
+pte_t *vm_slot(pte_t *root, uint64_t va, int level)
 {
-	int leaf = level_of(size);
-	if (leaf < 0 || (va | pa) & (size - 1))
-		return 0;
 	pte_t *table = root;
-	for (int level = 2; level > leaf; level--) {
-		pte_t *e = &table[vpn(va, level)];
+	for (int l = 2; l > level; l--) {
+		pte_t *e = &table[vpn(va, l)];
 		if (!(*e & PTE_V)) {
 			pte_t *next = vm_alloc_table();
 			if (!next)
 				return 0;
-			*e = ((uint64_t)next >> 12) << PTE_PPN_SHIFT | PTE_V;
+			*e = vm_table_pte(next);
 		} else if (*e & (PTE_R | PTE_W | PTE_X)) {
 			return 0;	/* a bigger leaf is in the way */
 		}
 		table = pte_table(*e);
 	}
-	pte_t *e = &table[vpn(va, leaf)];
-	*e = (pa >> 12) << PTE_PPN_SHIFT | perm | PTE_V | PTE_A | ((perm & PTE_W) ? PTE_D : 0);
+	return &table[vpn(va, level)];
+}
+
+pte_t *vm_map(pte_t *root, uint64_t va, uint64_t pa, uint64_t size, uint64_t perm)
+{
+	int leaf = level_of(size);
+	if (leaf < 0 || (va | pa) & (size - 1))
+		return 0;
+	pte_t *e = vm_slot(root, va, leaf);
+	if (e)
+		*e = (pa >> 12) << PTE_PPN_SHIFT | perm | PTE_V | PTE_A | ((perm & PTE_W) ? PTE_D : 0);
 	return e;
 }
 

@@ -25,6 +25,11 @@ pte_t *vm_alloc_table(void);
  * back every table handed out since (none of them may be in use). */
 unsigned vm_pool_mark(void);
 void vm_pool_release(unsigned mark);
+/* The PTE at `level` (0: 4 KiB leaves) on va's path, making the tables
+ * above it; NULL if a leaf above is in the way or the pool is used up. */
+pte_t *vm_slot(pte_t *root, uint64_t va, int level);
+/* A non-leaf PTE pointing to `table`. */
+static inline pte_t vm_table_pte(const pte_t *table) { return ((uint64_t)table >> 12) << 10 | PTE_V; }
 /* Maps [va, va+size) to pa with one leaf of `size` (4K, 2M or 1G); returns
  * the leaf PTE, or NULL if the range is misaligned or a table is missing. */
 pte_t *vm_map(pte_t *root, uint64_t va, uint64_t pa, uint64_t size, uint64_t perm);
