@@ -375,10 +375,6 @@ def outcomes(test, model=None):
     return MODELS[model or test.model](test).outcomes()
 
 
-def as_dict(outcome):
-    return dict(outcome)
-
-
 def judge(test, model=None):
     """(allowed outcomes, [forbidden conditions the model allows],
     [weak conditions the model forbids]): a test's claims checked against

@@ -89,7 +89,6 @@ struct lt_test {
 #define MAX_SPACES	4
 #define MAX_TABLES	4
 #define MAX_OUTCOMES	48
-#define MAX_KEY		(2 * LT_MAX_REGS + 4)
 #define FAULTED		(~0UL)
 #define INSN_RET	0x00008067u
 #define INSN_LI_A0(v)	(0x00000513u | (uint32_t)(v) << 20)
@@ -104,7 +103,7 @@ static volatile unsigned awake_ended;
 static volatile int errors;
 
 struct outcome {
-	uint64_t key[MAX_KEY];
+	uint64_t key[LT_MAX_KEY];
 	unsigned count;
 };
 static struct outcome outcomes[MAX_OUTCOMES];
@@ -307,7 +306,7 @@ static void run(const struct lt_test *t, unsigned me, uint64_t seed, unsigned sp
 
 static void record(const struct lt_test *t)
 {
-	uint64_t key[MAX_KEY];
+	uint64_t key[LT_MAX_KEY];
 	unsigned n = 0;
 	for (unsigned r = 0; r < t->nregs; r++)
 		key[n++] = regs[t->regs[r].hart][t->regs[r].reg];
