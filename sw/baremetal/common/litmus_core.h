@@ -357,7 +357,7 @@ static void report(const struct lt_test *t)
 		printf("litmus %s error: more than %u distinct outcomes\n", t->name, MAX_OUTCOMES);
 }
 
-static const unsigned spans[] = { 1, 16, 64, 256, 1024, 4096, 16384 };
+static const unsigned spans[] = { 1, 16, 64, 256, 1024, 4096, 8192 };
 
 static int selected(const struct lt_test *t)
 {
