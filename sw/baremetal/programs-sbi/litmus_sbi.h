@@ -5,10 +5,6 @@
 #ifndef LITMUS_SBI_H
 #define LITMUS_SBI_H
 
-#define SBI_EXT_IPI			0x735049
-#define SBI_EXT_RFENCE_ID		0x52464E43
-#define SBI_RFENCE_SFENCE_VMA_FID	1
-#define SBI_RFENCE_SFENCE_VMA_ASID_FID	2
 #define SIP_SSIP			(1UL << 1)
 
 static void lt_sleep(unsigned me)

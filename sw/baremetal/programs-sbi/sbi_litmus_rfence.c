@@ -21,13 +21,13 @@ static long lt_request(unsigned me, uint64_t targets, const uint64_t *list, unsi
 		uint64_t asid = e >> TLBSD_ENTRY_ASID_SHIFT, bytes = pages << (12 + 9 * size);
 		struct sbiret r;
 		if (kind == TLBSD_KIND_VA_ASID)
-			r = sbi_ecall(SBI_EXT_RFENCE_ID, SBI_RFENCE_SFENCE_VMA_ASID_FID, targets, 0, va, bytes, asid, 0);
+			r = sbi_ecall(SBI_EXT_RFENCE, SBI_RFENCE_SFENCE_VMA_ASID, targets, 0, va, bytes, asid, 0);
 		else if (kind == TLBSD_KIND_VA_ALL)
-			r = sbi_ecall(SBI_EXT_RFENCE_ID, SBI_RFENCE_SFENCE_VMA_FID, targets, 0, va, bytes, 0, 0);
+			r = sbi_ecall(SBI_EXT_RFENCE, SBI_RFENCE_SFENCE_VMA, targets, 0, va, bytes, 0, 0);
 		else if (kind == TLBSD_KIND_ASID)
-			r = sbi_ecall(SBI_EXT_RFENCE_ID, SBI_RFENCE_SFENCE_VMA_ASID_FID, targets, 0, 0, -1UL, asid, 0);
+			r = sbi_ecall(SBI_EXT_RFENCE, SBI_RFENCE_SFENCE_VMA_ASID, targets, 0, 0, -1UL, asid, 0);
 		else
-			r = sbi_ecall(SBI_EXT_RFENCE_ID, SBI_RFENCE_SFENCE_VMA_FID, targets, 0, 0, -1UL, 0, 0);
+			r = sbi_ecall(SBI_EXT_RFENCE, SBI_RFENCE_SFENCE_VMA, targets, 0, 0, -1UL, 0, 0);
 		if (r.error)
 			return r.error;
 	}

@@ -20,8 +20,6 @@
 #include "shootdown.h"
 #include "vm.h"
 
-#define SBI_EXT_RFENCE			0x52464E43
-#define SBI_RFENCE_SFENCE_VMA_ASID	2
 #define SBI_EXT_PMU			0x504D55
 #define SBI_PMU_NUM_COUNTERS		0
 #define SBI_PMU_COUNTER_CFG_MATCH	2

@@ -77,6 +77,10 @@ struct sbiret sbi_ecall(unsigned long ext, unsigned long fid, unsigned long a0, 
 			unsigned long a2, unsigned long a3, unsigned long a4, unsigned long a5);
 #define SBI_EXT_BASE		0x10
 #define SBI_BASE_PROBE_EXT	3
+#define SBI_EXT_IPI		0x735049
+#define SBI_EXT_RFENCE		0x52464E43
+#define SBI_RFENCE_SFENCE_VMA	1
+#define SBI_RFENCE_SFENCE_VMA_ASID	2
 
 /* Small helpers without a libc. */
 void *memset(void *d, int c, size_t n);
