@@ -15,6 +15,9 @@
 #   make litmus-long [SCHEDULES=N]  every litmus test N (1,000) times on every back end (the unit,
 #                  the SBI paths, QEMU), judged against the reference models
 #                  (build/results/litmus-*.txt; hours at 1,000)
+#   make mutants [MUTANTS="a b"]  the SoC once per debug knob that breaks a rule on purpose
+#                  (ShootdownParams.mutants), the suite and the scoreboard on each: the kill matrix
+#                  (build/results/mutants.md; about 10 min a mutant)
 #   make clean     remove build/ (the model cache in ~/.cache/tlb-shootdown stays)
 SHELL := /bin/bash
 BUILD := $(CURDIR)/build
@@ -27,7 +30,7 @@ export BUILD
 BAREMETAL := $(BUILD)/sw/baremetal
 OPENSBI_OUT := $(BUILD)/sw/opensbi
 
-.PHONY: all setup models sw linux linux-demo litmus-long demo test run bench bench-sim generated clean help
+.PHONY: all setup models sw linux linux-demo litmus-long mutants demo test run bench bench-sim generated clean help
 all: models sw
 
 help:
@@ -60,8 +63,12 @@ linux-demo: sw
 litmus-long: models sw
 	@scripts/litmus-long.sh $(SCHEDULES)
 
+mutants: sw
+	@scripts/mutants.sh $(MUTANTS)
+
 test: models sw
 	@scripts/build-model.sh 2 debug > /dev/null
+	@scripts/build-model.sh 4 debug > /dev/null
 	@scripts/build-model.sh 2 waves > /dev/null
 	@scripts/build-model.sh 2 ackearly > /dev/null
 	@scripts/build-model.sh 2 noguard > /dev/null

@@ -5,25 +5,32 @@
 # With VERILOG_ONLY=1 it stops after the Verilog and prints its directory.
 # Flavours (sim/Makefile has the compiler side):
 #   tuned, waves  Sim<N>HartConfig (shootdown unit, no TileLink monitors); tuned uses PGO
-#   debug, naive  Debug<N>HartConfig (shootdown unit, TileLink monitors)
+#   debug, naive  Debug<N>HartConfig (shootdown unit, TileLink monitors); debug has the
+#                 assertions and the co-simulation scoreboard (sim/scoreboard.h)
+#   checked       Sim<N>HartConfig with the scoreboard, tuned without PGO
 #   base          Base<N>HartConfig: no shootdown unit (area and software baseline), tuned without PGO
-#   ackearly      AckEarly<N>HartConfig: agents acknowledge before draining (a debug knob the
-#                 system tests must catch), tuned without PGO
-#   noguard       NoGuard<N>HartConfig: the tiles' refill guard off (a debug knob the
-#                 l2-refill-race test must catch), tuned without PGO
+#   mutant-NAME   Sim<N>HartConfig with the debug knob NAME (ShootdownParams.mutants in
+#                 hw/devices/ShootdownUnit.scala: one rule broken on purpose), checked
+#   ackearly      mutant-ack-before-drain (the name the system tests use)
+#   noguard       mutant-no-refill-guard (the name the system tests use)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 HARTS="${1:?usage: build-model.sh HARTS FLAVOR}"
 FLAVOR="${2:?usage: build-model.sh HARTS FLAVOR}"
+case "$FLAVOR" in
+  ackearly) FLAVOR=mutant-ack-before-drain ;;
+  noguard)  FLAVOR=mutant-no-refill-guard ;;
+esac
 SIMFLAVOR="$FLAVOR"
+MUTANT=()
 case "$FLAVOR" in
   tuned|waves) CONFIG="Sim${HARTS}HartConfig" ;;
+  checked)     CONFIG="Sim${HARTS}HartConfig" ;;
   debug|naive) CONFIG="Debug${HARTS}HartConfig" ;;
   base)        CONFIG="Base${HARTS}HartConfig"; SIMFLAVOR=tuned ;;
-  ackearly)    CONFIG="AckEarly${HARTS}HartConfig"; SIMFLAVOR=tuned ;;
-  noguard)     CONFIG="NoGuard${HARTS}HartConfig"; SIMFLAVOR=tuned ;;
-  *) die "unknown model flavour '$FLAVOR' (tuned, waves, debug, naive, base, ackearly, noguard)" ;;
+  mutant-?*)   CONFIG="Sim${HARTS}HartConfig"; SIMFLAVOR=checked; MUTANT=(--mutant "${FLAVOR#mutant-}") ;;
+  *) die "unknown model flavour '$FLAVOR' (tuned, waves, checked, debug, naive, base, mutant-NAME, ackearly, noguard)" ;;
 esac
 grep -q "class $CONFIG " "$ROOT"/hw/configs/*.scala || die "no $HARTS-hart SoC: no config class '$CONFIG' in hw/configs"
 
@@ -33,12 +40,13 @@ ROM="$BUILD/bootrom/bootrom.img"
 
 # 2. Verilog, keyed by everything elaboration reads.
 ELAB_KEY=$(hw_key "$ROM")
-VDIR="$CACHE/verilog/$CONFIG-$ELAB_KEY"
+VNAME="$CONFIG${MUTANT:+-${FLAVOR}}"
+VDIR="$CACHE/verilog/$VNAME-$ELAB_KEY"
 if [ ! -d "$VDIR" ]; then
-  step "elaborating $CONFIG (Chisel -> Verilog, about 1-3 min, 3-4 GB RAM)"
-  elaborate_into "$VDIR" "$BUILD/logs/elaborate-$CONFIG.log" \
-    shootdown.soc.Elaborate --config "$CONFIG" --bootrom "$ROM"
-  prune_cache "$CACHE/verilog" "$CONFIG-"
+  step "elaborating $VNAME (Chisel -> Verilog, about 1-3 min, 3-4 GB RAM)"
+  elaborate_into "$VDIR" "$BUILD/logs/elaborate-$VNAME.log" \
+    shootdown.soc.Elaborate --config "$CONFIG" --bootrom "$ROM" "${MUTANT[@]}"
+  prune_cache "$CACHE/verilog" "$VNAME-"
 fi
 
 # VERILOG_ONLY=1: stop here and print the Verilog directory.
@@ -49,7 +57,7 @@ fi
 
 # 3. The model, keyed by the Verilog, the harness and the tool version.
 MODEL_KEY=$(printf '%s %s %s %s' "$ELAB_KEY" "$FLAVOR" "$(verilator --version)" \
-  "$(hash_inputs "$ROOT/sim" < /dev/null)" | sha256sum | cut -c1-16)
+  "$(hash_inputs "$ROOT/sim" "$ROOT/sw/include/tlb_shootdown_regs.h" < /dev/null)" | sha256sum | cut -c1-16)
 MDIR="$CACHE/models/$CONFIG-$FLAVOR-$MODEL_KEY"
 if [ ! -x "$MDIR/sim" ]; then
   train=()

@@ -2,13 +2,19 @@
 // harts, forwards the console, and exits with the program's status.
 //
 //   sim [+max-cycles=N] [+mem-latency=N] [+waves=FILE.fst [+waves-from=C] [+waves-to=C]] [+quiet]
-//       [+timestamps] [+trace-axi] [+verbose] PROGRAM.elf
+//       [+timestamps] [+trace-axi] [+verbose] [+no-scoreboard | +scoreboard-only] PROGRAM.elf
+//
+// Models built with the scoreboard (debug and checked flavours) run it on
+// every cycle (sim/scoreboard.h): a violation makes a passing program exit
+// 71. +scoreboard-only ignores the program's own verdict, so that the exit
+// status is the scoreboard's alone (0 or 71); +no-scoreboard turns it off.
 //
 // +timestamps prefixes console lines with the cycle and, per hart, how many
 // machine software interrupts (IPIs) have been raised so far: "[  cycle msip 3 5] ".
 //
 // Exit status: the program's (test finisher), 124 on +max-cycles, 64 for bad
-// usage, 65 for a bad ELF, 70 for an internal error (AXI protocol).
+// usage, 65 for a bad ELF, 70 for an internal error (AXI protocol), 71 for
+// a scoreboard violation.
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -22,6 +28,7 @@
 #include "elf_loader.h"
 #include "msip_counter.h"
 #include "rtl_globals.h"
+#include "scoreboard.h"
 #include "verilated.h"
 #if VM_TRACE
 #include "verilated_fst_c.h"
@@ -32,7 +39,12 @@ namespace {
 constexpr uint64_t kDramBase = 0x80000000ull;
 constexpr uint64_t kDramSize = 0x10000000ull;  // matches WithDefaultMemPort
 constexpr int kResetCycles = 16;
-constexpr int kExitTimeout = 124, kExitUsage = 64, kExitBadElf = 65, kExitInternal = 70;
+constexpr int kExitTimeout = 124, kExitUsage = 64, kExitBadElf = 65, kExitInternal = 70, kExitScoreboard = 71;
+#ifdef SCOREBOARD
+constexpr bool kHaveScoreboard = true;
+#else
+constexpr bool kHaveScoreboard = false;
+#endif
 
 struct Options {
   std::string program;
@@ -44,11 +56,13 @@ struct Options {
   bool timestamps = false;  // prefix console lines with the cycle count
   bool trace_axi = false;   // log every DRAM address handshake to stderr
   bool verbose = false;     // RTL printfs (debug models: commit trace, assertion text)
+  bool scoreboard = kHaveScoreboard;
+  bool scoreboard_only = false;  // the exit status is the scoreboard's verdict alone
 };
 
 const char* kUsage =
     "usage: sim [+max-cycles=N] [+mem-latency=N] [+waves=FILE.fst [+waves-from=C] [+waves-to=C]] [+quiet] "
-    "[+timestamps] [+trace-axi] [+verbose] PROGRAM.elf";
+    "[+timestamps] [+trace-axi] [+verbose] [+no-scoreboard | +scoreboard-only] PROGRAM.elf";
 
 [[noreturn]] void usage_error(const std::string& msg) {
   std::fprintf(stderr, "sim: %s\n%s\n", msg.c_str(), kUsage);
@@ -85,12 +99,17 @@ Options parse_args(int argc, char** argv) {
     else if (key == "timestamps") o.timestamps = true;
     else if (key == "trace-axi") o.trace_axi = true;
     else if (key == "verbose") o.verbose = true;
+    else if (key == "no-scoreboard") o.scoreboard = false;
+    else if (key == "scoreboard-only") o.scoreboard_only = true;
     else usage_error("unknown option '" + arg + "'");
   }
   if (o.program.empty()) usage_error("no program given");
   if (o.waves.empty() && (o.waves_from != 0 || o.waves_to != UINT64_MAX))
     usage_error("+waves-from/+waves-to need +waves=FILE.fst");
   if (o.waves_from > o.waves_to) usage_error("+waves-from is after +waves-to");
+  if (o.scoreboard_only && !o.scoreboard)
+    usage_error(kHaveScoreboard ? "+scoreboard-only and +no-scoreboard contradict each other"
+                                : "+scoreboard-only needs a model with the scoreboard (flavour debug or checked)");
 #if !VM_TRACE
   if (!o.waves.empty()) usage_error("this model was built without waveform support; use 'make run WAVES=1'");
 #endif
@@ -171,6 +190,8 @@ int main(int argc, char** argv) {
   ctx->commandArgs(1, argv);  // no plusargs for the RTL: rocket's take their defaults
   sim_verbose = opt.verbose;
   auto top = std::make_unique<VSimTop>(ctx.get());
+  Scoreboard scoreboard(stderr);
+  if (opt.scoreboard) scoreboard_attach(&scoreboard);
   MsipCounter msip(*ctx);
   if (!msip.found()) std::fprintf(stderr, "sim: warning: no CLINT msip registers found; IPIs are not counted\n");
 #if VM_TRACE
@@ -214,6 +235,10 @@ int main(int argc, char** argv) {
 #if VM_TRACE
     if (fst && cycle >= opt.waves_from && cycle <= opt.waves_to) fst->dump(2 * cycle + 1);
 #endif
+    if (opt.scoreboard) {
+      if (top->reset) scoreboard.discard();
+      else scoreboard.end_cycle(cycle);
+    }
     cycle++;
     if (top->reset) continue;
     msip.tick();
@@ -267,5 +292,11 @@ int main(int argc, char** argv) {
                  (unsigned long long)cycle, secs, cycle / secs / 1000.0);
   // What scripts and tests parse: machine software interrupts raised, per hart.
   if (!opt.quiet && msip.found()) std::fprintf(stderr, "[sim] msip raised per hart: %s\n", msip.summary().c_str());
+  if (opt.scoreboard) {
+    scoreboard.summary(stderr);
+    if (status == kExitTimeout || status == kExitInternal || status == 130) return status;
+    if (scoreboard.violations()) return kExitScoreboard;
+    if (opt.scoreboard_only) return 0;
+  }
   return status;
 }

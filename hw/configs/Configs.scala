@@ -42,18 +42,10 @@ class WithBatchedShootdown(params: ShootdownParams = ShootdownParams()) extends 
   case ShootdownKey => Some(params)
 })
 
-/** Debug knob: agents acknowledge before draining the hart's older accesses.
-  * Wrong on purpose; the system tests must catch it. */
-class WithShootdownAckBeforeDrain extends Config((site, here, up) => {
-  case ShootdownKey => up(ShootdownKey, site).map(_.copy(ackBeforeDrain = true))
-})
-
-/** Debug knob: the tile no longer guards the L2 TLB and ITLB against a
-  * refill in the cycle of a non-global flush (ShootdownTile's refill guard),
-  * which can leave a stale entry. Wrong on purpose; the l2-refill-race test
-  * must catch it. */
-class WithoutRefillGuard extends Config((site, here, up) => {
-  case ShootdownKey => up(ShootdownKey, site).map(_.copy(guardRefills = false))
+/** A debug knob from ShootdownParams.mutants: one rule broken on purpose,
+  * for the tests to catch (make mutants). */
+class WithShootdownMutant(name: String) extends Config((site, here, up) => {
+  case ShootdownKey => up(ShootdownKey, site).map(_.copy(mutant = name))
 })
 
 /** Console and test finisher at QEMU `virt` addresses. */
@@ -91,8 +83,8 @@ class Sim4HartConfig extends Config(new WithoutTLMonitors ++ new Debug4HartConfi
 class Base2HartConfig extends Config(new WithoutTLMonitors ++ new WithShootdownCores(2) ++ new SimSoCBase)
 class Base4HartConfig extends Config(new WithoutTLMonitors ++ new WithShootdownCores(4) ++ new SimSoCBase)
 
-/** Agents that acknowledge before draining (see WithShootdownAckBeforeDrain). */
-class AckEarly2HartConfig extends Config(new WithShootdownAckBeforeDrain ++ new Sim2HartConfig)
+/** Agents that acknowledge before draining (mutant "ack-before-drain"). */
+class AckEarly2HartConfig extends Config(new WithShootdownMutant("ack-before-drain") ++ new Sim2HartConfig)
 
-/** Tiles without the refill guard (see WithoutRefillGuard). */
-class NoGuard2HartConfig extends Config(new WithoutRefillGuard ++ new Sim2HartConfig)
+/** Tiles without the refill guard (mutant "no-refill-guard"). */
+class NoGuard2HartConfig extends Config(new WithShootdownMutant("no-refill-guard") ++ new Sim2HartConfig)

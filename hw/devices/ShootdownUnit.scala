@@ -23,13 +23,10 @@ import freechips.rocketchip.tilelink._
   *                    this many pages costs each target one burst)
   * @param counterBits width of the performance counters (they wrap; INFO
   *                    tells software the width)
-  * @param ackBeforeDrain debug knob: agents acknowledge without draining the
-  *                    hart's older accesses; breaks rule 2 of docs/semantics.md on purpose
-  *                    so that the system tests can show they catch it
-  * @param guardRefills send a non-global flush to the PTW or ITLB as a full
-  *                    one in a cycle where a refill lands there (ShootdownTile's
-  *                    refill guard); false only as a debug knob that brings
-  *                    back Rocket's stale-refill race on purpose */
+  * @param mutant      "" for the real design; otherwise the name of one of
+  *                    ShootdownParams.mutants, a debug knob that breaks one
+  *                    rule of docs/semantics.md on purpose so that the tests
+  *                    can show they catch it (make mutants) */
 case class ShootdownParams(
   address: BigInt = 0x4000000,
   maxEntries: Int = 4096,
@@ -38,9 +35,15 @@ case class ShootdownParams(
   listReads: Int = 4,
   agentQueue: Int = 32,
   counterBits: Int = 40,
-  ackBeforeDrain: Boolean = false,
-  guardRefills: Boolean = true) {
+  mutant: String = "") {
   require(maxEntries >= 256, "requests must carry at least 256 entries")
+  require(mutant.isEmpty || ShootdownParams.mutants.contains(mutant),
+    s"unknown mutant '$mutant' (${ShootdownParams.mutants.keys.mkString(", ")})")
+  /** This build carries the named mutant. */
+  def has(m: String): Boolean = {
+    require(ShootdownParams.mutants.contains(m), s"unknown mutant '$m'")
+    mutant == m
+  }
   require(queueDepth >= 1 && listReads >= 1 && agentQueue >= 2)
   require(counterBits >= 32 && counterBits <= 64)
   /** Bits that hold COUNT: up to maxEntries, plus one value above it. */
@@ -48,6 +51,22 @@ case class ShootdownParams(
   /** Bits that hold CEILING and a request's page count (each entry is at
     * most ShootdownMap.Entry.maxPages pages). */
   val pageCountBits = log2Ceil(maxEntries * ShootdownMap.Entry.maxPages + 1)
+}
+
+object ShootdownParams {
+  /** The debug knobs, each wrong on purpose, and the rule each breaks. */
+  val mutants: Map[String, String] = Map(
+    "ack-before-drain"   -> "agents acknowledge when the request's end arrives, before flushing and draining (rules 1, 2)",
+    "ack-before-ordered" -> "agents acknowledge after holding the core two cycles, without waiting for the D$ to drain (rule 2)",
+    "no-refill-guard"    -> "the tile no longer turns a non-global flush into a full one when a refill lands in its cycle (rule 1)",
+    "itlb-unconnected"   -> "the agent's ITLB flush is not connected (rule 1, instruction fetches)",
+    "skip-ptw-flush"     -> "the agent never flushes the page walker (L2 TLB, PTE cache) (rule 1)",
+    "ptw-flush-late"     -> "the agent flushes the page walker one cycle after the DTLB (rule 1, a walk in between)",
+    "skip-nonleaf"       -> "the page walker sees ASID and full flushes as flushes of one VA, so its cache of non-leaf entries survives (rule 1)",
+    "drop-last-entry"    -> "the unit ignores the last entry of a list with more than one (rule 1)",
+    "superpage-4k-stride" -> "the unit steps through 2 MiB and 1 GiB entries in 4 KiB pages (rules 1, 5)",
+    "sync-one-early"     -> "STATUS.IDLE turns on when the channel's last posted request starts, not when it completes (post, then sync)",
+    "lose-local-sfence"  -> "the agent takes the ITLB and page walker inputs in the cycle the hart's own sfence.vma needs them (rule 7)")
 }
 
 case object ShootdownKey extends Field[Option[ShootdownParams]](None)
@@ -203,7 +222,8 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
       }
       (true.B, submitAnswer)
     })
-    val idle = posted === done
+    /** STATUS.IDLE: every ticket handed out has completed. */
+    val idle = WireDefault(posted === done)
     irqs(index) := irqEn && irqPend
 
     def regs: Seq[(Int, Seq[RegField])] = {
@@ -325,7 +345,13 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   val perVa  = eKind === Entry.kindVaAsid.value.U || eKind === Entry.kindVaAll.value.U
   val badSize = perVa && eSize >= Entry.sizes.size.U
   val pageIdx = RegInit(0.U((Entry.pagesBits + 1).W))
-  val strideShift = MuxLookup(eSize, 0.U, Entry.sizeLog2.zipWithIndex.map { case (l, i) => i.U -> (l - Entry.vaShift).U })
+  val strideShift =
+    if (prm.has("superpage-4k-stride")) 0.U
+    else MuxLookup(eSize, 0.U, Entry.sizeLog2.zipWithIndex.map { case (l, i) => i.U -> (l - Entry.vaShift).U })
+  /** Entries the expander has taken from entryQ in this request. */
+  val entriesTaken = Reg(UInt(prm.countBits.W))
+  when (entryQ.io.deq.fire()) { entriesTaken := entriesTaken + 1.U }
+  val dropThis = prm.has("drop-last-entry").B && req.count > 1.U && entriesTaken === req.count - 1.U
   val overCeiling = perVa && pagesSent >= ceiling
 
   val out = Wire(Decoupled(new FlushCmd))
@@ -347,7 +373,9 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
       out.valid := readerDone && !entryQ.io.deq.valid
       out.bits.end := true.B
     } .elsewhen (entryQ.io.deq.valid) {
-      when (badSize) {
+      when (dropThis) {
+        entryQ.io.deq.ready := true.B
+      } .elsewhen (badSize) {
         errCode := Err.badEntry.value.U
         abort := true.B
         needAll := true.B
@@ -406,6 +434,7 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
     chan := arb.io.chosen
     state := sRun
     issued := 0.U
+    entriesTaken := 0.U
     pagesSent := 0.U
     pageIdx := 0.U
     ackedNow := 0.U
@@ -431,6 +460,25 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
       when (errCode =/= 0.U) { c.errWord := Cat(errCode, req.ticket) }
       when (req.ticket === c.posted) { c.irqPend := true.B }
     }
+    if (prm.has("sync-one-early")) when (state =/= sIdle && mine && req.ticket === c.posted) { c.idle := true.B }
   }
 
+  probes()
+
+  /** What the co-simulation scoreboard (sim/scoreboard.cpp) watches here:
+    * each request as the engine takes it, the list entries as read from
+    * memory (before the expander, so it judges what was asked, not what
+    * was sent), each agent's acknowledgement, the engine's completion, and
+    * what every channel's STATUS shows. */
+  private def probes(): Unit = {
+    import ScoreboardEvent._
+    ScoreboardProbe(unitStart, arb.io.out.fire(), arb.io.chosen, arb.io.out.bits.ticket, arb.io.out.bits.targets)
+    ScoreboardProbe(unitEntry, entryQ.io.enq.fire(), 0.U, entryQ.io.enq.bits)
+    ScoreboardProbe(unitDone, complete, chan, errCode)
+    io.agents.zipWithIndex.foreach { case (a, i) => ScoreboardProbe(agentAck, a.ack, i.U) }
+    channels.foreach { c =>
+      val shown = Mux(c.idle, c.posted, c.done)
+      ScoreboardProbe(chanVisible, shown =/= RegNext(shown, 0.U), c.index.U, shown, c.idle)
+    }
+  }
 }

@@ -8,6 +8,7 @@ package shootdown.tile
 
 import chisel3._
 import chisel3.util._
+import chisel3.util.experimental.BoringUtils
 import freechips.rocketchip.config.Parameters
 import freechips.rocketchip.devices.debug.{HasPeripheryDebug, HasPeripheryDebugModuleImp}
 import freechips.rocketchip.devices.tilelink.{CanHavePeripheryCLINT, CanHavePeripheryPLIC}
@@ -16,7 +17,8 @@ import freechips.rocketchip.diplomaticobjectmodel.logicaltree._
 import freechips.rocketchip.rocket._
 import freechips.rocketchip.subsystem._
 import freechips.rocketchip.tile._
-import shootdown.devices.{AgentPort, ShootdownKey}
+
+import shootdown.devices.{AgentPort, ScoreboardEvent, ScoreboardProbe, ShootdownKey}
 
 class ShootdownTile(
     params: RocketTileParams,
@@ -33,7 +35,7 @@ class ShootdownTileModuleImp(outer: ShootdownTile) extends RocketTileModuleImp(o
   /** The link from the shootdown unit. */
   val shootdown = IO(Flipped(new AgentPort))
 
-  val agent = Module(new FlushAgent(prm.agentQueue, prm.ackBeforeDrain))
+  val agent = Module(new FlushAgent(prm.agentQueue, prm.mutant))
   agent.io.port <> shootdown
 
   /** A sign-extended VA, as the core puts on its D$ port. */
@@ -53,7 +55,7 @@ class ShootdownTileModuleImp(outer: ShootdownTile) extends RocketTileModuleImp(o
   // ITLB and PTW: one sfence input each, shared with the core's WB-stage
   // sfence.vma. The core's always wins; the agent waits a cycle.
   val coreSfence = core.io.imem.sfence
-  agent.io.sfenceFree := !coreSfence.valid
+  agent.io.sfenceFree := !coreSfence.valid || prm.has("lose-local-sfence").B
   private def sfenceInput(agentSfence: Valid[AgentSfence]): Valid[SFenceReq] = {
     val s = Wire(Valid(new SFenceReq()(outer.p)))
     s := coreSfence
@@ -78,16 +80,38 @@ class ShootdownTileModuleImp(outer: ShootdownTile) extends RocketTileModuleImp(o
   // core's own `sfence.vma x0, asid` as well as the agent's flushes.
   // docs/shootdown-unit.md says why no other interleaving leaves an entry.
   private def guardRefill(s: Valid[SFenceReq], answered: Bool): Unit =
-    if (prm.guardRefills) when (s.valid && !s.bits.rs1 && answered) { s.bits.rs2 := false.B }
+    if (!prm.has("no-refill-guard")) when (s.valid && !s.bits.rs1 && answered) { s.bits.rs2 := false.B }
   private def answered(port: TLBPTWIO): Bool = ptw.io.requestor(ptwPorts.indexWhere(_ eq port)).resp.valid
 
+  // The mutants that change what the agent sends to the ITLB and the PTW.
+  private def never: Valid[AgentSfence] = {
+    val s = Wire(Valid(new AgentSfence))
+    s.valid := false.B
+    s.bits := DontCare
+    s
+  }
+  private val agentItlb = if (prm.has("itlb-unconnected")) never else agent.io.itlb
+  private val agentPtw: Valid[AgentSfence] =
+    if (prm.has("skip-ptw-flush")) never
+    else if (prm.has("ptw-flush-late")) {
+      val s = Wire(Valid(new AgentSfence))
+      s.valid := RegNext(agent.io.ptw.valid, false.B)
+      s.bits := RegNext(agent.io.ptw.bits)
+      s
+    } else if (prm.has("skip-nonleaf")) {
+      val s = Wire(Valid(new AgentSfence))
+      s := agent.io.ptw
+      s.bits.rs1 := true.B
+      s
+    } else agent.io.ptw
+
   val frontendCpu = outer.frontend.module.io.cpu
-  val itlbSfence = sfenceInput(agent.io.itlb)
+  val itlbSfence = sfenceInput(agentItlb)
   guardRefill(itlbSfence, answered(outer.frontend.module.io.ptw))
   frontendCpu.sfence := itlbSfence
-  frontendCpu.might_request := core.io.imem.might_request || agent.io.itlb.valid
+  frontendCpu.might_request := core.io.imem.might_request || agentItlb.valid
 
-  val ptwSfence = sfenceInput(agent.io.ptw)
+  val ptwSfence = sfenceInput(agentPtw)
   guardRefill(ptwSfence, ptw.io.requestor.map(_.resp.valid).reduce(_ || _))
   ptw.io.dpath.sfence := ptwSfence
 
@@ -115,6 +139,64 @@ class ShootdownTileModuleImp(outer: ShootdownTile) extends RocketTileModuleImp(o
     dport.s1_data.mask := 0.U
   }
   agent.io.ordered := dport.ordered
+
+  probes()
+
+  /** What the co-simulation scoreboard (sim/scoreboard.cpp) watches in this
+    * tile: page walks, the PTEs they read and what they answered to the
+    * TLBs, every load, store, AMO and fetch with its VA and PA, the D$
+    * draining, and the core's own sfence.vma. */
+  private def probes(): Unit = {
+    import ScoreboardEvent._
+    val hart = outer.tileParams.hartId.U(8.W)
+    val status = core.io.ptw.status
+    val sv39 = core.io.ptw.ptbr.mode(core.io.ptw.ptbr.mode.getWidth - 1)
+
+    val tlbPorts = Seq(outer.frontend.module.io.ptw -> 0, outer.dcache.module.io.ptw -> 1)
+    tlbPorts.foreach { case (port, code) =>
+      val r = ptw.io.requestor(ptwPorts.indexWhere(_ eq port))
+      ScoreboardProbe(walkReq, r.req.fire() && r.req.bits.valid, hart, code.U, r.req.bits.bits.addr)
+      ScoreboardProbe(refill, r.resp.valid, hart, code.U, r.resp.bits.pte.asUInt, r.resp.bits.level, r.resp.bits.ae)
+    }
+    val pteAddr = RegEnable(ptw.io.mem.req.bits.addr, ptw.io.mem.req.fire())
+    ScoreboardProbe(pteRead, ptw.io.mem.resp.valid, hart, pteAddr, ptw.io.mem.resp.bits.data)
+
+    // The core's D$ accesses, followed to stage 2 where the D$ reports the
+    // physical address, and reported there unless nacked, killed or faulting.
+    val dmem = core.io.dmem
+    val s0 = dmem.req.fire() && (isRead(dmem.req.bits.cmd) || isWrite(dmem.req.bits.cmd))
+    val s1 = RegNext(s0, false.B)
+    val s1Req = RegEnable(dmem.req.bits, s0)
+    val s1Vm = sv39 && status.dprv <= PRV.S.U && !s1Req.phys
+    val s2 = RegNext(s1 && !dmem.s1_kill, false.B)
+    val s2Req = RegEnable(s1Req, s1)
+    val s2Vm = RegEnable(s1Vm, s1)
+    val x = dport.s2_xcpt
+    val faulted = x.ma.ld || x.ma.st || x.pf.ld || x.pf.st || x.ae.ld || x.ae.st
+    ScoreboardProbe(dataAccess, s2 && !dport.s2_nack && !dmem.s2_kill && !faulted, hart,
+      s2Req.addr, dport.s2_paddr, s2Req.cmd, s2Vm)
+    ScoreboardProbe(ordered, dport.ordered && !RegNext(dport.ordered, true.B), hart)
+
+    // Fetches, followed through the I$ to its stage 2 (Rocket exposes no
+    // fetch address past the frontend), bored out of the frontend: stage 1
+    // takes the ITLB's PA unless killed (ITLB miss, redirect, replay);
+    // stage 2 reports it unless killed (fetch fault, or a miss it may not
+    // refill speculatively).
+    val icache = outer.frontend.module.icache.io
+    def tap[T <: Data](source: T): T = {
+      val sink = WireInit(0.U.asTypeOf(source))
+      BoringUtils.bore(source, Seq(sink))
+      sink
+    }
+    val f1 = RegNext(tap(icache.req.valid) && tap(icache.req.ready), false.B)
+    val f2 = RegNext(f1 && !tap(icache.s1_kill), false.B)
+    val f2Pa = RegNext(tap(icache.s1_paddr))
+    ScoreboardProbe(fetch, f2 && !tap(icache.s2_kill), hart,
+      tap(icache.s2_vaddr), f2Pa, 0.U, sv39 && status.prv <= PRV.S.U)
+
+    ScoreboardProbe(localSfence, coreSfence.valid, hart,
+      Cat(coreSfence.bits.rs2, coreSfence.bits.rs1), coreSfence.bits.addr >> pgIdxBits, coreSfence.bits.asid)
+  }
 }
 
 /** HasRocketTiles with ShootdownTile in place of RocketTile when the unit is

@@ -1,6 +1,8 @@
 """The debug model keeps rocket-chip's TileLink monitors and every RTL
-assertion live, with random initial state: programs that use our sim devices,
-VM and all harts must pass there without a single assertion firing."""
+assertion live, with random initial state, and runs the co-simulation
+scoreboard: programs that use our sim devices, VM and all harts must pass
+there (a failed assertion stops the run with a non-zero status, a
+scoreboard violation with 71)."""
 import pytest
 
 from conftest import describe, model, program, run
@@ -10,4 +12,3 @@ from conftest import describe, model, program, run
 def test_program_passes_with_monitors_and_assertions(name):
     r = run([model(2, "debug"), "+max-cycles=2000000", program("soc", name)], timeout=900)
     assert r.status == 0, describe(r)
-    assert "Assertion failed" not in r.stdout + r.stderr, describe(r)

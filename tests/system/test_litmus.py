@@ -22,9 +22,9 @@ import os
 import pytest
 
 from conftest import BUILD, firmware, model, program, run, run_qemu, run_sim
-from judge import judge, parse, tests
+from judge import judge, parse, tests as litmus_tests
 
-TESTS = tests()
+TESTS = litmus_tests()
 
 
 def shared(key, make_run):

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# mutants.sh [MUTANT...] : builds the 2-hart SoC once per debug knob of
+# ShootdownParams.mutants (hw/devices/ShootdownUnit.scala; every one unless
+# named), runs the suite on each, two runs at a time, and writes the kill
+# matrix to build/results/mutants.md (and .csv): for every mutant and program,
+# whether the program's own checks caught it ("arch") and whether the
+# co-simulation scoreboard did ("sb", its violations, counted from the
+# harness's summary line). A mutant that no column kills makes the script
+# exit 1. Long: about 10 minutes a mutant (model build plus runs).
+#
+# The suite: shootdown_cases.c (every case, bare metal), l2_refill_race.c, the
+# litmus tests on the unit's channels (judged against the reference models),
+# and sbi_shootdown_cases.c under OpenSBI with the project's series.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+# The knob names, from the one list that defines them.
+mapfile -t ALL < <(sed -n '/val mutants: Map/,/^  )/p' hw/devices/ShootdownUnit.scala |
+  sed -n 's/^ *"\([a-z0-9-]*\)" *->.*/\1/p')
+[ ${#ALL[@]} -gt 0 ] || die "mutants: found no mutant names in hw/devices/ShootdownUnit.scala"
+if [ $# -gt 0 ]; then
+  for m in "$@"; do
+    printf '%s\n' "${ALL[@]}" | grep -qx -- "$m" || die "mutants: unknown mutant '$m' (${ALL[*]})"
+  done
+  MUTANTS=("$@")
+else
+  MUTANTS=("${ALL[@]}")
+fi
+
+RESULTS="$BUILD/results/mutants"
+mkdir -p "$RESULTS"
+SOC="$BUILD/sw/baremetal/soc"
+make -s -C sw/baremetal PLATFORM=soc O="$SOC"
+make -s -C sw/baremetal PLATFORM=sbi O="$BUILD/sw/baremetal/sbi"
+FW="$BUILD/sw/opensbi/sbi_shootdown_cases-unit"
+sw/opensbi/build.sh "$BUILD/sw/baremetal/sbi/sbi_shootdown_cases.bin" "$FW" >&2
+
+PROGRAMS=(cases l2race litmus sbi)
+declare -A ELF=(
+  [cases]="$SOC/shootdown_cases.elf"
+  [l2race]="$SOC/l2_refill_race.elf"
+  [litmus]="$SOC/litmus.elf"
+  [sbi]="$FW/fw_payload.elf"
+)
+
+# verdict LOG PROGRAM : "arch sb" for one finished run, each "killed",
+# "hang" or "-" (survived).
+verdict() {
+  local log="$1" prog="$2" status arch sb
+  status=$(sed -n '1s/^status //p' "$log")
+  case "$status" in
+    124) arch=hang ;;
+    0|71) arch=- ;;
+    *) arch=killed ;;
+  esac
+  if [ "$prog" = litmus ] && [ "$arch" = - ]; then
+    python3 tests/litmus/judge.py "$log" > /dev/null 2>&1 || arch=killed
+  fi
+  local n
+  n=$(sed -n 's/^\[sim\] scoreboard: .* \([0-9]*\) violations$/\1/p' "$log" | tail -n 1)
+  [ -n "$n" ] || die "mutants: $log has no scoreboard summary (was the model built with the scoreboard?)"
+  if [ "$n" -gt 0 ]; then sb="killed($n)"; else sb=-; fi
+  echo "$arch $sb"
+}
+
+run_one() {  # run_one SIM MUTANT PROGRAM
+  local log="$RESULTS/$2-$3.log" status=0
+  "$1" +max-cycles=400000000 "${ELF[$3]}" > "$log.tmp" 2>&1 || status=$?
+  { echo "status $status"; cat "$log.tmp"; } > "$log"
+  rm -f "$log.tmp"
+}
+
+CSV="$RESULTS/../mutants.csv"
+echo "mutant,$(IFS=,; for p in "${PROGRAMS[@]}"; do printf '%s-arch,%s-sb,' "$p" "$p"; done)killed" > "$CSV"
+survivors=()
+for m in "${MUTANTS[@]}"; do
+  sim=$(scripts/build-model.sh 2 "mutant-$m")
+  step "mutant $m: running ${PROGRAMS[*]}"
+  pids=()
+  for p in "${PROGRAMS[@]}"; do
+    run_one "$sim" "$m" "$p" &
+    pids+=("$!")
+    if [ ${#pids[@]} -eq 2 ]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
+  done
+  wait
+  row="$m" killed=no
+  for p in "${PROGRAMS[@]}"; do
+    read -r arch sb < <(verdict "$RESULTS/$m-$p.log" "$p")
+    row="$row,$arch,$sb"
+    [[ "$arch$sb" = *killed* || "$arch" = hang ]] && killed=yes
+  done
+  echo "$row,$killed" >> "$CSV"
+  echo "  $row" >&2
+  [ "$killed" = yes ] || survivors+=("$m")
+done
+
+# The matrix as Markdown, for the README.
+{
+  echo "| mutant | $(for p in "${PROGRAMS[@]}"; do printf '%s: checks | %s: scoreboard | ' "$p" "$p"; done)killed |"
+  echo "|---|$(for p in "${PROGRAMS[@]}"; do printf -- '---|---|'; done)---|"
+  tail -n +2 "$CSV" | sed 's/^/| /; s/,/ | /g; s/$/ |/'
+} > "$RESULTS/../mutants.md"
+cat "$RESULTS/../mutants.md"
+if [ ${#survivors[@]} -gt 0 ]; then
+  echo "mutants: not killed: ${survivors[*]}" >&2
+  exit 1
+fi
+echo "mutants: all ${#MUTANTS[@]} killed (logs in $RESULTS)"
