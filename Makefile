@@ -15,6 +15,7 @@
 #   make litmus-long [SCHEDULES=N]  every litmus test N (1,000) times on every back end (the unit,
 #                  the SBI paths, QEMU), judged against the reference models
 #                  (build/results/litmus-*.txt; hours at 1,000)
+#   make cocotb-long [SEEDS=N]  the cocotb unit and agent benches with N (200) random seeds each
 #   make mutants [MUTANTS="a b"]  the SoC once per debug knob that breaks a rule on purpose
 #                  (ShootdownParams.mutants), the suite and the scoreboard on each: the kill matrix
 #                  (build/results/mutants.md; about 10 min a mutant)
@@ -30,7 +31,7 @@ export BUILD
 BAREMETAL := $(BUILD)/sw/baremetal
 OPENSBI_OUT := $(BUILD)/sw/opensbi
 
-.PHONY: all setup models sw linux linux-demo litmus-long mutants demo test run bench bench-sim generated clean help
+.PHONY: all setup models sw linux linux-demo litmus-long cocotb-long mutants demo test run bench bench-sim generated clean help
 all: models sw
 
 help:
@@ -65,6 +66,9 @@ litmus-long: models sw
 
 mutants: sw
 	@scripts/mutants.sh $(MUTANTS)
+
+cocotb-long: setup
+	@venv=$$(scripts/setup.sh) && cd tests && COCOTB_SEEDS=$(or $(SEEDS),200) $$venv/bin/python -m pytest cocotb
 
 test: models sw
 	@scripts/build-model.sh 2 debug > /dev/null

@@ -10,7 +10,8 @@
 #
 # The suite: shootdown_cases.c (every case, bare metal), l2_refill_race.c, the
 # litmus tests on the unit's channels (judged against the reference models),
-# and sbi_shootdown_cases.c under OpenSBI with the project's series.
+# sbi_shootdown_cases.c under OpenSBI with the project's series, and storm.c
+# (a million cycles of random requests from every hart).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -36,12 +37,13 @@ make -s -C sw/baremetal PLATFORM=sbi O="$BUILD/sw/baremetal/sbi"
 FW="$BUILD/sw/opensbi/sbi_shootdown_cases-unit"
 sw/opensbi/build.sh "$BUILD/sw/baremetal/sbi/sbi_shootdown_cases.bin" "$FW" >&2
 
-PROGRAMS=(cases l2race litmus sbi)
+PROGRAMS=(cases l2race litmus sbi storm)
 declare -A ELF=(
   [cases]="$SOC/shootdown_cases.elf"
   [l2race]="$SOC/l2_refill_race.elf"
   [litmus]="$SOC/litmus.elf"
   [sbi]="$FW/fw_payload.elf"
+  [storm]="$SOC/storm.elf"
 )
 
 # verdict LOG PROGRAM : "arch sb" for one finished run, each "killed",

@@ -5,8 +5,9 @@
 //       [+timestamps] [+trace-axi] [+verbose] [+no-scoreboard | +scoreboard-only] PROGRAM.elf
 //
 // Models built with the scoreboard (debug and checked flavours) run it on
-// every cycle (sim/scoreboard.h): a violation makes a passing program exit
-// 71. +scoreboard-only ignores the program's own verdict, so that the exit
+// every cycle (sim/scoreboard.h, docs/scoreboard.md): a violation makes a
+// passing program exit 71 (a failing one keeps its status).
+// +scoreboard-only ignores the program's own verdict, so that the exit
 // status is the scoreboard's alone (0 or 71); +no-scoreboard turns it off.
 //
 // +timestamps prefixes console lines with the cycle and, per hart, how many
@@ -295,8 +296,9 @@ int main(int argc, char** argv) {
   if (opt.scoreboard) {
     scoreboard.summary(stderr);
     if (status == kExitTimeout || status == kExitInternal || status == 130) return status;
-    if (scoreboard.violations()) return kExitScoreboard;
-    if (opt.scoreboard_only) return 0;
+    // A failing program keeps its own status; the summary line tells
+    // whether the scoreboard objected too.
+    if (opt.scoreboard_only || status == 0) return scoreboard.violations() ? kExitScoreboard : 0;
   }
   return status;
 }

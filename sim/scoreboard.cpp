@@ -27,7 +27,7 @@ uint64_t span_of(int level) { return 1ull << (9 * (2 - level)); }  // Sv39: leve
 // and only then the accesses of that cycle.
 int priority(int kind) {
   static const int order[] = {kSbUnitStart, kSbUnitEntry, kSbPteRead, kSbRefill, kSbWalkReq, kSbOrdered,
-                              kSbAgentAck, kSbUnitDone, kSbChanVisible, kSbLocalSfence, kSbDataAccess, kSbFetch};
+                              kSbAgentAck, kSbUnitDone, kSbChanVisible, kSbLocalSfence, kSbRace, kSbDataAccess, kSbFetch};
   for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
     if (order[i] == kind) return (int)i;
   return -1;
@@ -178,6 +178,9 @@ void Scoreboard::handle(const Raw& e) {
       local_++;
       break;
     }
+    case kSbRace:
+      if (e.a > 0 && e.a < kRaces) races_[e.a]++;
+      break;
     case kSbDataAccess:
       if (e.d) access(e.hart, 1, e.a, e.b, data_command(e.c));
       break;
@@ -212,6 +215,8 @@ void Scoreboard::refill(Hart& h, int hart_id, int port, uint64_t pte, int level,
   t->refilled = cycle_;
   const auto& reads = h.walk.reads;
   if (reads.empty()) {
+    if (current_ && (current_->targets >> hart_id & 1) && !(current_->acked >> hart_id & 1))
+      races_[kRaceL2HitInRequest]++;
     t->leaf_age = t->nonleaf_age = 0;  // unknown: as old as can be
     bool found = false;
     const auto it = h.walked.find(h.walk.vpn);
@@ -356,4 +361,8 @@ void Scoreboard::summary(FILE* f) const {
   std::fprintf(f, "[sim] scoreboard: %" PRIu64 " requests, %" PRIu64 " local sfence.vma, %" PRIu64
                " translated accesses checked, %" PRIu64 " unexplained, %" PRIu64 " violations\n",
                requests_, local_, accesses, unexplained_, violations_);
+  // What the racing tests read: each race seen how often.
+  std::fprintf(f, "[sim] scoreboard races: sfence-deferred %" PRIu64 ", walk-in-flush %" PRIu64 ", guard %" PRIu64
+               ", l2-hit-in-request %" PRIu64 "\n", races_[kRaceSfenceDeferred], races_[kRaceWalkInFlush],
+               races_[kRaceGuard], races_[kRaceL2HitInRequest]);
 }

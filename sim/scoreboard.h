@@ -39,7 +39,13 @@ enum SbEvent {
   kSbFetch = 10,
   kSbOrdered = 11,
   kSbLocalSfence = 12,
+  kSbRace = 13,
 };
+
+// The races the "racing" tests claim to produce (ScoreboardEvent.race*),
+// and one the scoreboard sees itself: an L2 TLB hit while the hart's agent
+// works on a request to it.
+enum SbRace { kRaceSfenceDeferred = 1, kRaceWalkInFlush = 2, kRaceGuard = 3, kRaceL2HitInRequest = 4, kRaces };
 
 class Scoreboard {
  public:
@@ -123,4 +129,5 @@ class Scoreboard {
   std::vector<std::shared_ptr<Request>> local_due_;  // local sfence.vma not yet binding
   std::shared_ptr<Request> current_;                 // in the engine
   uint64_t violations_ = 0, unexplained_ = 0, requests_ = 0, local_ = 0;
+  uint64_t races_[kRaces] = {};
 };

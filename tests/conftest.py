@@ -84,6 +84,17 @@ def race_results(r):
     return {m.group(1): tuple(int(g) for g in m.groups()[1:]) for m in RACE.finditer(r.stdout)}
 
 
+RACES = re.compile(r"^\[sim\] scoreboard races: (.*)$", re.M)
+
+
+def scoreboard_races(r):
+    """The race counters the scoreboard (sim/scoreboard.h) printed at the end
+    of a run on a model that has it: {"sfence-deferred": n, ...}."""
+    m = RACES.search(r.stderr)
+    assert m, "no scoreboard race counters in the run's output (a model without the scoreboard?)"
+    return {name: int(n) for name, n in (item.rsplit(" ", 1) for item in m.group(1).split(", "))}
+
+
 @pytest.fixture(params=TARGETS, ids=[f"{t}-{h}harts" for t, h in TARGETS])
 def target(request):
     return request.param

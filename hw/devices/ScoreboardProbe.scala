@@ -23,6 +23,12 @@ object ScoreboardEvent {
   val fetch       = 10 // a = VA, b = PA, d = translated (1) or bare (0)
   val ordered     = 11 // the hart's D$ became ordered (no access in flight)
   val localSfence = 12 // a = rs1 | rs2 << 1, b = VPN, c = ASID: the core's own sfence.vma
+  val race        = 13 // a = which race happened this cycle (the race* codes below)
+
+  /** The races the "racing" tests claim to produce, counted by the scoreboard. */
+  val raceSfenceDeferred = 1 // the agent waited for the core's own sfence.vma
+  val raceWalkInFlush    = 2 // a walk answered a TLB in a cycle the agent flushed the PTW
+  val raceGuard          = 3 // the refill guard turned a non-global flush into a full one
 }
 
 class ScoreboardProbeIO extends Bundle {

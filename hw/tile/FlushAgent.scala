@@ -32,6 +32,9 @@ class FlushAgentIO extends Bundle {
   val blockCore = Output(Bool())
   /** The D$ has no access in flight (HellaCacheIO.ordered). */
   val ordered = Input(Bool())
+  /** The agent waits this cycle because the core's own sfence has the
+    * ITLB and PTW inputs (for the scoreboard's race counters). */
+  val deferred = Output(Bool())
 }
 
 /** Commands are applied in bursts (see `go`). Per command: the PTW is
@@ -93,6 +96,7 @@ class FlushAgent(queueDepth: Int, mutant: String = "") extends Module {
   itlb.vpn := 0.U
   itlb.asid := c.asid
   io.itlb.valid := state === sItlb && io.sfenceFree
+  io.deferred := (flushing || state === sItlb) && !io.sfenceFree
   io.itlb.bits := itlb
 
   io.ptw.valid := io.dtlb.fire()

@@ -79,8 +79,17 @@ class ShootdownTileModuleImp(outer: ShootdownTile) extends RocketTileModuleImp(o
   // clearing is the later connection and beats the refill. It covers the
   // core's own `sfence.vma x0, asid` as well as the agent's flushes.
   // docs/shootdown-unit.md says why no other interleaving leaves an entry.
-  private def guardRefill(s: Valid[SFenceReq], answered: Bool): Unit =
-    if (!prm.has("no-refill-guard")) when (s.valid && !s.bits.rs1 && answered) { s.bits.rs2 := false.B }
+  /** The guard turned a flush into a full one this cycle (for the scoreboard). */
+  private val guarded = WireDefault(false.B)
+  private def guardRefill(s: Valid[SFenceReq], answered: Bool): Valid[SFenceReq] = {
+    val g = Wire(chiselTypeOf(s))
+    g := s
+    if (!prm.has("no-refill-guard")) when (s.valid && !s.bits.rs1 && s.bits.rs2 && answered) {
+      g.bits.rs2 := false.B
+      guarded := true.B
+    }
+    g
+  }
   private def answered(port: TLBPTWIO): Bool = ptw.io.requestor(ptwPorts.indexWhere(_ eq port)).resp.valid
 
   // The mutants that change what the agent sends to the ITLB and the PTW.
@@ -106,14 +115,10 @@ class ShootdownTileModuleImp(outer: ShootdownTile) extends RocketTileModuleImp(o
     } else agent.io.ptw
 
   val frontendCpu = outer.frontend.module.io.cpu
-  val itlbSfence = sfenceInput(agentItlb)
-  guardRefill(itlbSfence, answered(outer.frontend.module.io.ptw))
-  frontendCpu.sfence := itlbSfence
+  frontendCpu.sfence := guardRefill(sfenceInput(agentItlb), answered(outer.frontend.module.io.ptw))
   frontendCpu.might_request := core.io.imem.might_request || agentItlb.valid
 
-  val ptwSfence = sfenceInput(agentPtw)
-  guardRefill(ptwSfence, ptw.io.requestor.map(_.resp.valid).reduce(_ || _))
-  ptw.io.dpath.sfence := ptwSfence
+  ptw.io.dpath.sfence := guardRefill(sfenceInput(agentPtw), ptw.io.requestor.map(_.resp.valid).reduce(_ || _))
 
   // DTLB: an M_SFENCE on the core's own D$ arbiter port, taking precedence
   // over the core, which sees `ready` low and replays its access. The D$
@@ -194,6 +199,9 @@ class ShootdownTileModuleImp(outer: ShootdownTile) extends RocketTileModuleImp(o
     ScoreboardProbe(fetch, f2 && !tap(icache.s2_kill), hart,
       tap(icache.s2_vaddr), f2Pa, 0.U, sv39 && status.prv <= PRV.S.U)
 
+    ScoreboardProbe(race, agent.io.deferred, hart, raceSfenceDeferred.U)
+    ScoreboardProbe(race, agentPtw.valid && ptw.io.requestor.map(_.resp.valid).reduce(_ || _), hart, raceWalkInFlush.U)
+    ScoreboardProbe(race, guarded, hart, raceGuard.U)
     ScoreboardProbe(localSfence, coreSfence.valid, hart,
       Cat(coreSfence.bits.rs2, coreSfence.bits.rs1), coreSfence.bits.addr >> pgIdxBits, coreSfence.bits.asid)
   }

@@ -49,6 +49,7 @@ struct kase {
 	unsigned initiators;	/* harts 0.. each flush their share of the covered pages at once (0 = 1) */
 	int targets;		/* what the other harts do meanwhile */
 	int post_each;		/* one posted request per entry, then one sync (arm64 style) */
+	unsigned repeat;	/* post_each: post the whole list this many times (0: once) */
 	unsigned ceiling;	/* CEILING during the case (0: CASE_CEILING) */
 };
 
@@ -69,7 +70,8 @@ static const struct kase cases[] = {
 	{ .name = "mmio-store-in-flight", K4, .nmaps = 2, .ncovered = 1, .mmio = 1 },
 	{ .name = "two-initiators", K4, .nmaps = 16, .ncovered = 12, .initiators = 2 },
 	{ .name = "targets-in-m-mode-wfi", K4, .nmaps = 8, .ncovered = 6, .targets = TARGETS_PARK },
-	{ .name = "racing-local-sfence", K4, .nmaps = 72, .ncovered = 64, .targets = TARGETS_SFENCE },
+	{ .name = "racing-local-sfence", K4, .nmaps = 72, .ncovered = 64, .targets = TARGETS_SFENCE, .post_each = 1,
+	  .repeat = 4 },
 	{ .name = "racing-page-walks", K4, .nmaps = 90, .ncovered = 88, .ceiling = 128 },
 	{ .name = "post-then-sync", K4, .nmaps = 12, .ncovered = 10, .post_each = 1 },
 };
@@ -77,14 +79,15 @@ static const struct kase cases[] = {
 #define PRIV_VA		REGION2_VA		/* racing-local-sfence: one private page per hart */
 #define CASE_CEILING	64	/* CEILING in every case that sets none */
 
-static uint64_t pages4k[MAX_MAPS + MAX_HARTS][512] __attribute__((aligned(4096)));
+/* The case pages, then two private frames per hart (racing-local-sfence). */
+static uint64_t pages4k[MAX_MAPS + 2 * MAX_HARTS][512] __attribute__((aligned(4096)));
 static volatile uint8_t missbuf[MAX_HARTS][MISS_BYTES] __attribute__((aligned(64)));
 static uint64_t lists[MAX_HARTS][MAX_MAPS] __attribute__((aligned(64)));
 static pte_t *root;
 static struct map maps[MAX_MAPS];
 static unsigned nmaps;
 static pte_t *priv_leaf[MAX_HARTS];
-static pte_t priv_pte[MAX_HARTS];
+static pte_t priv_pte[MAX_HARTS][2];	/* the private page on either frame */
 
 static volatile int stop, go, release;
 static volatile uint64_t iters[MAX_HARTS];
@@ -131,10 +134,14 @@ static void setup(const struct kase *k)
 	}
 	if (k->targets == TARGETS_SFENCE)
 		for (unsigned h = 0; h < num_harts(); h++) {
-			priv_leaf[h] = vm_map(root, PRIV_VA + h * PAGE_4K, (uint64_t)pages4k[MAX_MAPS + h], PAGE_4K,
-					      PTE_R | PTE_W);
-			CHECK(priv_leaf[h]);
-			priv_pte[h] = *priv_leaf[h];
+			for (unsigned f = 0; f < 2; f++) {
+				uint64_t *frame = pages4k[MAX_MAPS + f * MAX_HARTS + h];
+				frame[0] = (uint64_t)frame;	/* each frame holds its own address */
+				priv_leaf[h] = vm_map(root, PRIV_VA + h * PAGE_4K, (uint64_t)frame, PAGE_4K,
+						      PTE_R | PTE_W);
+				CHECK(priv_leaf[h]);
+				priv_pte[h][f] = *priv_leaf[h];
+			}
 		}
 	*tlbsd_global(TLBSD_CEILING) = k->ceiling ? k->ceiling : CASE_CEILING;
 	*delay_ram(DELAY_RAM_DELAY) = k->mmio ? DELAY_RAM_SLOW : 400;
@@ -181,17 +188,26 @@ static void touch(unsigned long me, uint64_t value, unsigned *miss)
 	}
 }
 
-/* A hart's own unmap with its own sfence.vma, racing the agent's flushes on
- * the same ITLB/PTW input: if the agent ever dropped the local sfence, the
- * L2 TLB would keep the page and the second read would succeed. */
+/* A hart's own sfence.vma racing the agent's flushes on the same ITLB/PTW
+ * input. The hart moves its private page between two frames, each move
+ * followed by its own sfence.vma and a load: if the agent ever dropped the
+ * local sfence, the L2 TLB would keep the old frame and the load would read
+ * it. The moves need no trap, so sfence.vma comes every few cycles and some
+ * meet the agent's flushes (the debug-model test counts how many did).
+ * Last, the page is unmapped: the same sfence.vma must make it fault. */
 static void local_sfence_check(unsigned long me)
 {
 	volatile uint64_t *va = (volatile uint64_t *)(PRIV_VA + me * PAGE_4K);
 	uint64_t v;
-	*priv_leaf[me] = priv_pte[me];
-	sfence_vma_va((unsigned long)va);
-	if (probe_read64(va, &v))
-		FAIL("racing-local-sfence: hart %lu: its own page does not map after its sfence.vma\n", me);
+	for (unsigned round = 0; round < 32; round++) {
+		unsigned f = round & 1;
+		*priv_leaf[me] = priv_pte[me][f];
+		sfence_vma_va((unsigned long)va);
+		v = *va;
+		if (v != (uint64_t)pages4k[MAX_MAPS + f * MAX_HARTS + me])
+			FAIL("racing-local-sfence: hart %lu: read frame 0x%lx after its sfence.vma moved the page "
+			     "(a local sfence.vma was lost)\n", me, (unsigned long)v);
+	}
 	*priv_leaf[me] = 0;
 	sfence_vma_va((unsigned long)va);
 	if (!probe_read64(va, &v))
@@ -268,8 +284,9 @@ static void initiate(const struct kase *k, unsigned long me)
 	unsigned reqs = 0, falls = 0;
 	unsigned ceiling = k->ceiling ? k->ceiling : CASE_CEILING;
 	if (k->post_each) {
-		for (unsigned i = 0; i < count; i++, reqs++)
-			CHECK(tlbsd_post(me, all_harts(), &list[i], 1) > 0);
+		for (unsigned rep = 0; rep < (k->repeat ? k->repeat : 1); rep++)
+			for (unsigned i = 0; i < count; i++, reqs++)
+				CHECK(tlbsd_post(me, all_harts(), &list[i], 1) > 0);
 		tlbsd_sync(me);
 	} else {
 		long t = tlbsd_post(me, all_harts(), list, count);
@@ -322,7 +339,11 @@ static void run_case(unsigned long me, const struct kase *k)
 		while (!stop) {
 			if (k->targets == TARGETS_PARK && iters[me] == 3)
 				call_in_mmode(park_in_m, 0);
-			touch(me, iters[me], &miss);
+			/* Racing its own sfence.vma with the agent: once warm, the
+			 * hart does nothing else, so that its sfences meet the
+			 * requests' flushes (the debug-model test counts them). */
+			if (k->targets != TARGETS_SFENCE || iters[me] < 3)
+				touch(me, iters[me], &miss);
 			if (k->targets == TARGETS_SFENCE)
 				local_sfence_check(me);
 			iters[me]++;
