@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from conftest import describe, firmware, model, program, run, scoreboard_races
+from conftest import describe, model, program, run, scoreboard_races
 
 EXIT_SCOREBOARD = 71
 
@@ -32,14 +32,6 @@ def test_storm_passes_under_the_scoreboard(harts):
     assert r.status == 0, describe(r)
     m = re.search(r"storm: \d+ harts, (\d+) cycles: \d+ operations, (\d+) requests", r.stdout)
     assert m and int(m.group(1)) >= 1_000_000 and int(m.group(2)) > 100, describe(r)
-
-
-def test_sbi_cases_pass_under_the_scoreboard():
-    """Every S-mode path of the OpenSBI series (RFENCE and the batched
-    extension carried out by the unit) on the debug model."""
-    fw = firmware("unit") / "fw_payload.elf"
-    r = run([model(2, "debug"), "+max-cycles=60000000", fw], timeout=1800)
-    assert r.status == 0, describe(r)
 
 
 def test_scoreboard_alone_catches_an_agent_that_acknowledges_before_draining():
