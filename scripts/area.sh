@@ -21,11 +21,4 @@ for flavor in base tuned; do
   ffs=$(awk '/ FD[CPRS]E? /{s+=$2} END{print s+0}' "$log.stat")
   echo "$design,$luts,$ffs" >> "$OUT"
 done
-python3 - "$OUT" <<'PY'
-import csv, sys
-rows = {r["design"]: r for r in csv.DictReader(open(sys.argv[1]))}
-b, u = rows["soc-2hart-without-unit"], rows["soc-2hart-with-unit"]
-for k in ("luts", "ffs"):
-    print(f"{k:>5}: without {int(b[k]):>7}  with {int(u[k]):>7}  (+{100 * (int(u[k]) / int(b[k]) - 1):.2f}%)")
-print(f"(written to {sys.argv[1]})")
-PY
+python3 "$ROOT/scripts/area_table.py" "$OUT"

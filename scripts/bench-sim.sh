@@ -23,21 +23,12 @@ for harts in 2 4; do
     read -r build cycles <<< "$run"
     sim=$("$ROOT/scripts/build-model.sh" "$harts" "$build")
     # the run ends at +max-cycles (status 124) on purpose
-    line=$({ "$sim" +quiet +max-cycles="$cycles" "$FW" 2>&1 >/dev/null || true; } | grep '^\[sim\]' | tail -1)
-    [ -n "$line" ] || die "no [sim] summary from $sim"
-    # "[sim] timeout, status 124: N cycles in S s (K kHz)"
-    read -r n s k <<< "$(sed -E 's/.*: ([0-9]+) cycles in ([0-9.]+) s \(([0-9.]+) kHz\)/\1 \2 \3/' <<< "$line")"
+    log="$BUILD/logs/bench-sim-$harts-$build.log"
+    "$sim" +quiet +max-cycles="$cycles" "$FW" > /dev/null 2> "$log" || true
+    speed=$(python3 "$ROOT/tests/harness.py" speed "$log") || die "no [sim] summary from $sim (log: $log)"
+    read -r n s k <<< "$speed"
     echo "$build,$harts,$n,$s,$k" >> "$OUT"
   done
 done
 
-python3 - "$OUT" <<'PY'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-naive = {r["harts"]: float(r["khz"]) for r in rows if r["build"] == "naive"}
-print(f"{'build':<7}{'harts':>6}{'cycles':>10}{'seconds':>9}{'kHz':>8}{'vs naive':>10}")
-for r in rows:
-    ratio = float(r["khz"]) / naive[r["harts"]]
-    print(f"{r['build']:<7}{r['harts']:>6}{r['cycles']:>10}{float(r['seconds']):>9.2f}{float(r['khz']):>8.1f}{ratio:>9.1f}x")
-print(f"written: {sys.argv[1]}")
-PY
+python3 "$ROOT/scripts/sim_speed_table.py" "$OUT"

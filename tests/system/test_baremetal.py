@@ -1,6 +1,6 @@
 """Bare-metal programs on the 2- and 4-hart SoC and on QEMU virt: checked on
 what they print and how they exit."""
-from conftest import describe, run_on
+from harness import describe, run_on
 
 
 def test_hello_from_every_hart(target):

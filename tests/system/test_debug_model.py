@@ -5,7 +5,7 @@ there (a failed assertion stops the run with a non-zero status, a
 scoreboard violation with 71)."""
 import pytest
 
-from conftest import describe, model, program, run
+from harness import describe, model, program, run
 
 
 @pytest.mark.parametrize("name", ["hello", "sv39_unmap"])

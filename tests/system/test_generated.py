@@ -3,7 +3,7 @@ header the software includes, the register table in docs/) must match what
 the Scala register map generates now."""
 import subprocess
 
-from conftest import ROOT
+from harness import ROOT
 
 GENERATED = {"--header": "sw/include/tlb_shootdown_regs.h", "--doc": "docs/shootdown-registers.md"}
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BUILD, ROOT, describe, run_qemu, run_sim
+from harness import BUILD, ROOT, describe, run_qemu, run_sim
 
 PROBE = re.compile(r"stale-probe: (\d+) rounds, (\d+) writers: (\d+) stores, (\d+) faults after unmap, "
                    r"(\d+) stores after seeing it, (\d+) writer words in reused pages")

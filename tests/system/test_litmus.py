@@ -21,14 +21,14 @@ import os
 
 import pytest
 
-from conftest import BUILD, firmware, model, program, run, run_qemu, run_sim
+from harness import BUILD, firmware, model, program, run, run_qemu, run_sim
 from judge import judge, parse, tests as litmus_tests
 
 TESTS = litmus_tests()
 
 
 def shared(key, make_run):
-    """The output of make_run() (a conftest Run), made once per pytest
+    """The output of make_run() (a harness Run), made once per pytest
     session and shared by the workers through a file under build/."""
     uid = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"pid{os.getpid()}"
     log = BUILD / "litmus" / f"{key}-{uid}.log"

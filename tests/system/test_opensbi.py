@@ -4,7 +4,7 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD, ROOT, TARGETS, describe, program, run_qemu, run_sim
+from harness import BUILD, ROOT, TARGETS, describe, program, run_qemu, run_sim
 
 
 @pytest.fixture(scope="module")

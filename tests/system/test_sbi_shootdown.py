@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, describe, firmware, race_results, run_qemu, run_sim
+from harness import ROOT, describe, firmware, race_results, run_qemu, run_sim
 
 BATCHES = (1, 16, 200)
 

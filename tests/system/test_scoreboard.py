@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from conftest import describe, model, program, run, scoreboard_races
+from harness import describe, model, program, run, scoreboard_races
 
 EXIT_SCOREBOARD = 71
 

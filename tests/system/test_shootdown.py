@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from conftest import describe, model, program, race_results, run, scoreboard_races
+from harness import describe, model, program, race_results, run, scoreboard_races
 
 CASES = ["4k-pages", "4k-range", "2m-by-4k-entry", "2m-range", "1g-by-4k-entry",
          "global-va-all", "asid", "all-global", "over-ceiling", "mmio-store-in-flight",

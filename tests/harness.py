@@ -1,0 +1,133 @@
+"""The project's harness helpers, shared by the tests and the benchmark
+scripts: building (or finding cached) models and programs,
+running them on the Verilator SoC or QEMU, and reading what the harness
+reports. Run as a script it answers the scripts' questions:
+
+  python3 tests/harness.py model HARTS FLAVOR    path of a model (built if missing)
+  python3 tests/harness.py speed LOG             "cycles seconds kHz" of a run's [sim] summary
+"""
+import os
+import pathlib
+import re
+import subprocess
+from dataclasses import dataclass
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+BUILD = pathlib.Path(os.environ.get("BUILD", ROOT / "build"))
+TARGETS = [("soc", 2), ("soc", 4), ("qemu", 2), ("qemu", 4)]
+
+
+@dataclass
+class Run:
+    status: int
+    stdout: str
+    stderr: str
+
+
+def model(harts, flavor="tuned"):
+    """Path of a Verilator model; builds it (cached) if needed."""
+    out = subprocess.run([str(ROOT / "scripts/build-model.sh"), str(harts), flavor],
+                         check=True, capture_output=True, text=True)
+    return out.stdout.strip()
+
+
+def program(platform, name):
+    """Path of a bare-metal program (platform soc, qemu or sbi)."""
+    out = BUILD / "sw/baremetal" / platform
+    subprocess.run(["make", "-s", "-C", str(ROOT / "sw/baremetal"), f"PLATFORM={platform}", f"O={out}"],
+                   check=True, capture_output=True, text=True)
+    return out / f"{name}.elf"
+
+
+def firmware(flavor, payload_name="sbi_shootdown_cases"):
+    """OpenSBI with an S-mode payload of sw/baremetal/programs-sbi: the
+    project's series ("unit") or stock ("stock"). Its directory holds
+    fw_payload.elf and fw_payload.bin."""
+    out = BUILD / f"sw/opensbi/{payload_name}-{flavor}"
+    payload = program("sbi", payload_name).with_suffix(".bin")
+    cmd = [str(ROOT / "sw/opensbi/build.sh")] + (["--stock"] if flavor == "stock" else []) + [str(payload), str(out)]
+    subprocess.run(cmd, check=True, capture_output=True)
+    return out
+
+
+def run(cmd, timeout):
+    p = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=timeout,
+                       stdin=subprocess.DEVNULL)
+    return Run(p.returncode, p.stdout, p.stderr)
+
+
+def run_sim(harts, elf, *plusargs, timeout=900):
+    return run([model(harts), *plusargs, elf], timeout)
+
+
+def run_qemu(harts, kernel=None, bios=None, timeout=120):
+    cmd = ["qemu-system-riscv64", "-machine", "virt", "-nographic", "-m", "256M", "-smp", harts,
+           "-monitor", "none", "-serial", "stdio"]
+    cmd += ["-bios", bios] if bios else ["-bios", "none", "-kernel", kernel]
+    return run(cmd, timeout)
+
+
+def run_on(target, harts, name):
+    """Runs bare-metal program `name` on the SoC or QEMU."""
+    if target == "soc":
+        return run_sim(harts, program("soc", name), "+max-cycles=20000000")
+    return run_qemu(harts, kernel=program("qemu", name))
+
+
+def describe(r):
+    return f"status {r.status}\n--- stdout ---\n{r.stdout}\n--- stderr ---\n{r.stderr}"
+
+
+RACE = re.compile(r"l2-refill-race (\S+): (\d+) rounds, (\d+) racing walks through the replaced table, "
+                  r"(\d+) stale loads after completion")
+
+
+def race_results(r):
+    """What sw/baremetal/common/l2_refill_race.h reports, by path:
+    {path: (rounds, racing walks through the replaced table, stale loads)}."""
+    return {m.group(1): tuple(int(g) for g in m.groups()[1:]) for m in RACE.finditer(r.stdout)}
+
+
+RACES = re.compile(r"^\[sim\] scoreboard races: (.*)$", re.M)
+
+
+def scoreboard_races(r):
+    """The race counters the scoreboard (sim/scoreboard.h) printed at the end
+    of a run on a model that has it: {"sfence-deferred": n, ...}."""
+    m = RACES.search(r.stderr)
+    assert m, "no scoreboard race counters in the run's output (a model without the scoreboard?)"
+    return {name: int(n) for name, n in (item.rsplit(" ", 1) for item in m.group(1).split(", "))}
+
+
+SUMMARY = re.compile(r"^\[sim\] (.*?), status (-?\d+): (\d+) cycles in ([\d.]+) s \(([\d.]+) kHz\)$", re.M)
+
+
+def sim_summary(stderr):
+    """The harness's last "[sim] WHY, status N: C cycles in S s (K kHz)" line
+    as (why, status, cycles, seconds, khz), or None."""
+    found = SUMMARY.findall(stderr)
+    if not found:
+        return None
+    why, status, cycles, secs, khz = found[-1]
+    return why, int(status), int(cycles), float(secs), float(khz)
+
+
+def _main(argv):
+    import sys
+    if len(argv) == 3 and argv[0] == "model":
+        print(model(int(argv[1]), argv[2]))
+        return 0
+    if len(argv) == 2 and argv[0] == "speed":
+        s = sim_summary(pathlib.Path(argv[1]).read_text(errors="replace"))
+        if s is None:
+            print(f"harness.py: no [sim] summary line in {argv[1]}", file=sys.stderr)
+            return 1
+        print(s[2], s[3], s[4])
+        return 0
+    print(__doc__.split("\n\n", 1)[1].rstrip(), file=sys.stderr)
+    return 64
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(_main(sys.argv[1:]))
