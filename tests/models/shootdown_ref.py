@@ -3,11 +3,19 @@ Python, written from docs/shootdown-unit.md and the generated register map
 (not from the RTL). The cocotb benches check the RTL against it.
 
 The unit model is transaction-level: it says what a SUBMIT may answer, what
-commands a request must broadcast, and how STATUS, ERROR and the counters
-must look after each completion. Where the RTL's timing legitimately decides
-(a queue that is full or not yet drained, list blocks answered out of order),
-it returns every legal outcome instead of one.
+commands a request is documented to broadcast, and how STATUS, ERROR and the
+counters must look after each completion. Where the RTL's timing
+legitimately decides (a queue that is full or not yet drained, list blocks
+answered out of order), it returns every legal outcome instead of one.
+
+Whether a request's commands were enough is judged separately, on
+translation state (judge_translations): each target starts with cached
+translations in and around what the request names, the commands it received
+are applied to them as sfence.vma would, and none that the request covers
+(docs/semantics.md rules 1, 5, 6) may remain. Flushing more is allowed
+(rule 4); the documented expansion is a precision check on top.
 """
+import random
 from collections import Counter, deque
 from dataclasses import dataclass, field
 
@@ -78,6 +86,101 @@ def entry_cmds(e):
         vpn = e.va >> 12
         return [Cmd.of(False, e.kind, (vpn + (i << shift)) & VPN_MASK, e.asid) for i in range(e.pages)]
     return [Cmd.of(False, e.kind, e.va >> 12, e.asid)]
+
+
+# ---------------------------------------------------------------- translations
+
+@dataclass(frozen=True)
+class Translation:
+    """A translation a hart may cache: `level` 0 maps a 4 KiB page, 1 a
+    2 MiB page, 2 a 1 GiB page, from VPN `vpn` (aligned to its size)."""
+    vpn: int
+    level: int
+    asid: int
+    glob: bool
+
+    @property
+    def pages(self):
+        return 1 << (9 * self.level)
+
+    def contains(self, vpn):
+        return self.vpn <= vpn < self.vpn + self.pages
+
+
+def entry_span(e):
+    """The 4 KiB pages a per-VA entry spans: (first VPN, count)."""
+    return e.va >> 12, e.pages << (SIZE_LOG2[e.size] - 12)
+
+
+def named_vpns(e):
+    """The pages a per-VA entry names: its first VPN and one per page of its
+    size after it (a 2 MiB entry names 2 MiB pages, by their first VPN)."""
+    stride = 1 << (SIZE_LOG2[e.size] - 12)
+    return [((e.va >> 12) + i * stride) & VPN_MASK for i in range(e.pages)]
+
+
+def covers(e, t):
+    """Entry e covers translation t (docs/semantics.md): a per-VA entry every
+    translation that maps one of the pages it names, whatever that
+    translation's size (rule 5), an ASID-scoped one only non-global
+    translations of its ASID (rule 6)."""
+    if e.kind in (KIND_VA_ASID, KIND_ASID) and (t.glob or t.asid != e.asid):
+        return False
+    if e.kind in (KIND_VA_ASID, KIND_VA_ALL):
+        return any(t.contains(v) for v in named_vpns(e))
+    return True
+
+
+def drops(c, t):
+    """An agent command drops t as sfence.vma with its operands would: rs1
+    (a VA) drops what maps that page, rs2 (an ASID) only non-global
+    translations of that ASID."""
+    if c.kind in (KIND_VA_ASID, KIND_ASID) and (t.glob or t.asid != c.asid):
+        return False
+    if c.kind in (KIND_VA_ASID, KIND_VA_ALL):
+        return t.contains(c.vpn)
+    return True
+
+
+def cached_translations(entries, rng=random, n_random=8):
+    """Translations a target might hold when a request with these entries
+    arrives: at and just beyond each per-VA entry's first and last page, the
+    superpages around them, in its ASID and another, global and not; the
+    same for ASID entries; and a few anywhere."""
+    out = set()
+    asids = {e.asid for e in entries} | {rng.getrandbits(16)}
+    for e in rng.sample(entries, min(len(entries), 16)):   # a long list: some of its entries
+        if e.kind in (KIND_VA_ASID, KIND_VA_ALL) and e.size in SIZE_LOG2:
+            first, n = entry_span(e)
+            for vpn in (first - 1, first, first + rng.randrange(n), first + n - 1, first + n):
+                vpn &= VPN_MASK
+                for level in (0, 1, 2):
+                    base = vpn & ~((1 << (9 * level)) - 1)
+                    for asid in (e.asid, rng.choice(sorted(asids))):
+                        out.add(Translation(base, level, asid, rng.random() < 0.25))
+    for _ in range(n_random):
+        level = rng.choice((0, 0, 1, 2))
+        vpn = rng.getrandbits(VPN_BITS) & ~((1 << (9 * level)) - 1)
+        out.add(Translation(vpn, level, rng.choice(sorted(asids)), rng.random() < 0.25))
+    return sorted(out, key=lambda t: (t.vpn, t.level, t.asid, t.glob))
+
+
+def judge_translations(entries, cmds, translations):
+    """None if `cmds` (one target's commands) leave no translation that
+    `entries` cover, else the first one left."""
+    for t in translations:
+        if any(covers(e, t) for e in entries) and not any(drops(c, t) for c in cmds):
+            e = next(e for e in entries if covers(e, t))
+            return f"{t} survives the commands, and {e} covers it"
+    return None
+
+
+def promised_entries(entries, outcome):
+    """What a completed request promises to have flushed: its entries, or
+    everything when it ran as a full flush because of an error."""
+    if outcome.error:
+        return [Entry(KIND_ALL, 0, 1, 0, 0)]
+    return [e for e in entries if not (e.kind in (KIND_VA_ASID, KIND_VA_ALL) and e.size == 3)]
 
 
 @dataclass
@@ -235,7 +338,7 @@ class UnitModel:
 
     def completed(self, req, outcome, cmds):
         """The RTL completed `req` (the head of its channel) having broadcast
-        `cmds`; returns None or what is wrong."""
+        `cmds` (already judged by the caller); returns None or what is wrong."""
         q = self.pending[req.chan]
         if not q or q[0] is not req:
             return f"channel {req.chan} completed ticket {req.ticket} out of order"
@@ -249,7 +352,7 @@ class UnitModel:
         self.counters["fallbacks"] += int(outcome.fallback)
         self.entries_lo += outcome.entries_done.start
         self.entries_hi += outcome.entries_done.stop - 1
-        return check_stream(outcome, cmds, self.ceiling)
+        return None
 
     def status(self, chan):
         idle = self.posted[chan] == self.done[chan]

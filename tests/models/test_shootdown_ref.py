@@ -2,11 +2,14 @@
 header (written from the Scala register map), and its expansion rules say
 what docs/shootdown-unit.md says."""
 import pathlib
+import random
 import re
 
 import pytest
 
 import shootdown_ref as ref
+from shootdown_ref import (FULL, KIND_ASID, KIND_VA_ALL, KIND_VA_ASID, Cmd, Entry, cached_translations,
+                           entry_cmds, judge_translations)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -89,3 +92,35 @@ def test_queue_pushes_back_only_when_full():
     m.submitted(1, 3, [])
     assert m.submit_answers(1) == {0}
     assert m.status(1) == 0                # nothing done, not idle
+
+
+# ---------------------------------------------------------------- translation judge
+
+def test_judge_accepts_the_expansion_and_more():
+    """The documented expansion of every entry kind and size leaves nothing
+    covered; so does a full flush instead (rule 4: more is allowed)."""
+    rng = random.Random(5)
+    entries = [Entry(KIND_VA_ASID, 0, 3, 0x12345000, 7), Entry(KIND_VA_ALL, 1, 2, 0x40000000, 0),
+               Entry(KIND_VA_ASID, 2, 1, 0x80000000, 9), Entry(KIND_ASID, 0, 1, 0, 3)]
+    translations = cached_translations(entries, rng)
+    cmds = [c for e in entries for c in entry_cmds(e)]
+    assert judge_translations(entries, cmds, translations) is None
+    assert judge_translations(entries, [FULL], translations) is None
+
+
+@pytest.mark.parametrize("broken", ["drop-last", "4k-stride", "asid-as-va", "wrong-asid"])
+def test_judge_catches_what_flushes_less(broken):
+    """Commands that flush less than the entries cover leave a covered
+    translation behind, for each way of getting the expansion wrong."""
+    rng = random.Random(11)
+    entries = [Entry(KIND_VA_ASID, 0, 2, 0x5000, 4), Entry(KIND_VA_ALL, 1, 3, 0x7fe00000, 0),
+               Entry(KIND_ASID, 0, 1, 0, 4)]
+    cmds = {
+        "drop-last": [c for e in entries[:-1] for c in entry_cmds(e)],
+        "4k-stride": [Cmd.of(False, e.kind, (e.va >> 12) + i, e.asid) for e in entries[:2] for i in range(e.pages)]
+                     + entry_cmds(entries[2]),
+        "asid-as-va": [c for e in entries[:2] for c in entry_cmds(e)] + [Cmd.of(False, KIND_VA_ASID, 0, 4)],
+        "wrong-asid": [Cmd.of(c.end, c.kind, c.vpn, 5 if c.asid is not None else None)
+                       for e in entries for c in entry_cmds(e)],
+    }[broken]
+    assert judge_translations(entries, cmds, cached_translations(entries, rng)) is not None
