@@ -113,7 +113,7 @@ void Scoreboard::handle(const Raw& e) {
       const uint64_t pages = (raw >> TLBSD_ENTRY_PAGES_SHIFT & 0xff) + 1;
       // A reserved size makes the request fail (ERR_BAD_ENTRY): it covers nothing here.
       if (size > TLBSD_SIZE_1G) break;
-      current_->entries.push_back({kind, vpn_of(raw & TLBSD_ENTRY_VA_MASK), pages << (9 * size)});
+      current_->entries.push_back({kind, vpn_of(raw & TLBSD_ENTRY_VA_MASK), pages, 1ull << (9 * size)});
       break;
     }
     case kSbAgentAck:
@@ -173,7 +173,7 @@ void Scoreboard::handle(const Raw& e) {
       r->acked = r->targets;
       const bool rs1 = e.a & 1, rs2 = e.a & 2;
       const int kind = rs1 ? (rs2 ? TLBSD_KIND_VA_ASID : TLBSD_KIND_VA_ALL) : (rs2 ? TLBSD_KIND_ASID : TLBSD_KIND_ALL);
-      r->entries.push_back({kind, e.b & kVpnMask, 1});
+      r->entries.push_back({kind, e.b & kVpnMask, 1, 1});
       local_due_.push_back(r);
       local_++;
       break;
@@ -263,9 +263,14 @@ static int coverage(const std::vector<Scoreboard::Entry>& entries, uint64_t vpn,
         // translation may belong to any ASID, so it is covered.
         if (pte_global(pte)) break;
         /* fall through */
-      case TLBSD_KIND_VA_ALL:
-        if (e.vpn < vpn + span && vpn < e.vpn + e.pages) best = std::max(best, 1);
+      case TLBSD_KIND_VA_ALL: {
+        // Covered when the translation maps one of the pages the entry
+        // names (whatever the translation's size, rule 5): the first named
+        // page at or after the translation's start lies inside it.
+        const uint64_t i = vpn > e.vpn ? (vpn - e.vpn + e.stride - 1) / e.stride : 0;
+        if (i < e.pages && e.vpn + i * e.stride < vpn + span) best = std::max(best, 1);
         break;
+      }
       case TLBSD_KIND_ASID:
         if (!pte_global(pte)) return 2;
         break;

@@ -60,8 +60,8 @@ class Scoreboard {
   void summary(FILE* f) const;
 
   struct Entry {
-    int kind;            // TLBSD_KIND_*
-    uint64_t vpn, pages; // first 4 KiB page and how many 4 KiB pages the entry spans
+    int kind;                   // TLBSD_KIND_*
+    uint64_t vpn, pages, stride;  // the pages it names: vpn + i * stride for i < pages (in 4 KiB pages)
   };
 
  private:
