@@ -6,11 +6,13 @@ reports. Run as a script it answers the scripts' questions:
   python3 tests/harness.py model HARTS FLAVOR    path of a model (built if missing)
   python3 tests/harness.py speed LOG             "cycles seconds kHz" of a run's [sim] summary
 """
+import fcntl
+import json
 import os
 import pathlib
 import re
 import subprocess
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BUILD = pathlib.Path(os.environ.get("BUILD", ROOT / "build"))
@@ -48,6 +50,20 @@ def firmware(flavor, payload_name="sbi_shootdown_cases"):
     cmd = [str(ROOT / "sw/opensbi/build.sh")] + (["--stock"] if flavor == "stock" else []) + [str(payload), str(out)]
     subprocess.run(cmd, check=True, capture_output=True)
     return out
+
+
+def shared_run(key, make_run):
+    """make_run() (a Run) once per pytest session, shared by the xdist
+    workers through a file under build/shared-runs/: tests that each read
+    one part of a long run's output wait for the first to make it."""
+    uid = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"pid{os.getpid()}"
+    path = BUILD / "shared-runs" / f"{key}-{uid}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not path.exists():
+            path.write_text(json.dumps(asdict(make_run())))
+    return Run(**json.loads(path.read_text()))
 
 
 def run(cmd, timeout):

@@ -16,31 +16,21 @@ make litmus-long runs more schedules and the other SoC paths.
 
 Each run is made once per pytest session, by the first xdist worker that
 asks for it."""
-import fcntl
-import os
 
 import pytest
 
-from harness import BUILD, firmware, model, program, run, run_qemu, run_sim
+from harness import describe, firmware, model, program, run, run_qemu, run_sim, shared_run
 from judge import judge, parse, tests as litmus_tests
 
 TESTS = litmus_tests()
 
 
 def shared(key, make_run):
-    """The output of make_run() (a harness Run), made once per pytest
-    session and shared by the workers through a file under build/."""
-    uid = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"pid{os.getpid()}"
-    log = BUILD / "litmus" / f"{key}-{uid}.log"
-    log.parent.mkdir(parents=True, exist_ok=True)
-    with open(log.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not log.exists():
-            r = make_run()
-            log.write_text(f"status {r.status}\n{r.stdout}\n--- stderr ---\n{r.stderr}")
-    text = log.read_text()
-    assert text.startswith("status 0\n"), text[-3000:]
-    return text
+    """The stdout of make_run(), made once per session (harness.shared_run);
+    the run itself must have succeeded."""
+    r = shared_run(key, make_run)
+    assert r.status == 0, describe(r)[-3000:]
+    return r.stdout
 
 
 def unit_run(harts, name="litmus"):
