@@ -17,6 +17,9 @@ hash_inputs() {
   for f in "$@"; do
     if [ -d "$f" ]; then find "$f" -type f ! -name '*.pyc' | LC_ALL=C sort; elif [ -e "$f" ]; then echo "$f"; fi
   done | while read -r f; do
+    # Paths as seen from the tree, BUILD's as if it were ROOT/build, so
+    # that keys do not depend on where a clone or its BUILD lives.
+    case "$f" in "$BUILD"/*) f="build/${f#"$BUILD"/}" ;; esac
     printf '%s\n' "${f#"$ROOT"/}"
     sha256sum < "$f"
   done | sha256sum | cut -c1-16
