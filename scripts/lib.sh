@@ -19,8 +19,9 @@ hash_inputs() {
   done | while read -r f; do
     # Paths as seen from the tree, BUILD's as if it were ROOT/build, so
     # that keys do not depend on where a clone or its BUILD lives.
-    case "$f" in "$BUILD"/*) f="build/${f#"$BUILD"/}" ;; esac
-    printf '%s\n' "${f#"$ROOT"/}"
+    local name="$f"
+    case "$f" in "$BUILD"/*) name="build/${f#"$BUILD"/}" ;; esac
+    printf '%s\n' "${name#"$ROOT"/}"
     sha256sum < "$f"
   done | sha256sum | cut -c1-16
 }
