@@ -73,8 +73,18 @@ run_one() {  # run_one SIM MUTANT PROGRAM
   rm -f "$log.tmp"
 }
 
+# The matrix keeps the rows of mutants not run this time (MUTANTS="a b"
+# updates just those rows), in the order of the list.
 CSV="$RESULTS/../mutants.csv"
-echo "mutant,$(IFS=,; for p in "${PROGRAMS[@]}"; do printf '%s-arch,%s-sb,' "$p" "$p"; done)killed" > "$CSV"
+HEADER="mutant,$(IFS=,; for p in "${PROGRAMS[@]}"; do printf '%s-arch,%s-sb,' "$p" "$p"; done)killed"
+declare -A ROW=()
+if [ -f "$CSV" ] && [ "$(head -n 1 "$CSV")" = "$HEADER" ]; then
+  while IFS= read -r line; do ROW[${line%%,*}]="$line"; done < <(tail -n +2 "$CSV")
+fi
+write_csv() {
+  echo "$HEADER" > "$CSV"
+  for m in "${ALL[@]}"; do [ -z "${ROW[$m]:-}" ] || echo "${ROW[$m]}" >> "$CSV"; done
+}
 survivors=()
 for m in "${MUTANTS[@]}"; do
   sim=$(scripts/build-model.sh 2 "mutant-$m")
@@ -92,10 +102,12 @@ for m in "${MUTANTS[@]}"; do
     row="$row,$arch,$sb"
     [[ "$arch$sb" = *killed* || "$arch" = hang ]] && killed=yes
   done
-  echo "$row,$killed" >> "$CSV"
+  ROW[$m]="$row,$killed"
+  write_csv
   echo "  $row" >&2
   [ "$killed" = yes ] || survivors+=("$m")
 done
+write_csv
 
 # The matrix as Markdown, for the README.
 {
