@@ -4,6 +4,8 @@ package shootdown.soc
 import java.io.File
 import java.nio.file.{Files, Paths}
 
+import chisel3.experimental.RunFirrtlTransform
+import firrtl.stage.RunFirrtlTransformAnnotation
 import freechips.rocketchip.devices.tilelink.BootROMParams
 import freechips.rocketchip.util.{ElaborationArtefacts, HasGeneratorUtilities}
 import shootdown.devices.{ShootdownKey, ShootdownParams}
@@ -49,7 +51,12 @@ object Elaborate extends App with HasGeneratorUtilities {
     Files.write(Paths.get(outDir.getPath, s"SimTop.$ext"), contents().getBytes)
   }
 
-  val annos = circuit.annotations.map(_.toFirrtl)
+  // Chisel annotations that need a FIRRTL transform (BoringUtils' wiring,
+  // which the scoreboard's fetch probe uses) name it; chisel3.Driver would
+  // schedule it, FirrtlStage only when told.
+  val annos = circuit.annotations.map(_.toFirrtl) ++
+    circuit.annotations.collect { case a: RunFirrtlTransform => a.transformClass }.distinct
+      .map(c => RunFirrtlTransformAnnotation(c.newInstance()))
   (new firrtl.stage.FirrtlStage).execute(
     Array("--target-dir", outDir.getPath, "-i", fir.getPath, "-o", "SimTop.v", "-X", "verilog"),
     annos)
