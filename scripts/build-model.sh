@@ -9,28 +9,20 @@
 #                 assertions and the co-simulation scoreboard (sim/scoreboard.h)
 #   checked       Sim<N>HartConfig with the scoreboard, tuned without PGO
 #   base          Base<N>HartConfig: no shootdown unit (area and software baseline), tuned without PGO
-#   mutant-NAME   Sim<N>HartConfig with the debug knob NAME (ShootdownParams.mutants in
-#                 hw/devices/ShootdownUnit.scala: one rule broken on purpose), checked
-#   ackearly      mutant-ack-before-drain (the name the system tests use)
-#   noguard       mutant-no-refill-guard (the name the system tests use)
+# Debug and checked models also have the mutant switches: `sim +mutant=NAME`
+# turns on a debug knob that breaks one rule on purpose (hw/devices/Mutants.scala).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 HARTS="${1:?usage: build-model.sh HARTS FLAVOR}"
 FLAVOR="${2:?usage: build-model.sh HARTS FLAVOR}"
-case "$FLAVOR" in
-  ackearly) FLAVOR=mutant-ack-before-drain ;;
-  noguard)  FLAVOR=mutant-no-refill-guard ;;
-esac
 SIMFLAVOR="$FLAVOR"
-MUTANT=()
 case "$FLAVOR" in
   tuned|waves) CONFIG="Sim${HARTS}HartConfig" ;;
   checked)     CONFIG="Sim${HARTS}HartConfig" ;;
   debug|naive) CONFIG="Debug${HARTS}HartConfig" ;;
   base)        CONFIG="Base${HARTS}HartConfig"; SIMFLAVOR=tuned ;;
-  mutant-?*)   CONFIG="Sim${HARTS}HartConfig"; SIMFLAVOR=checked; MUTANT=(--mutant "${FLAVOR#mutant-}") ;;
-  *) die "unknown model flavour '$FLAVOR' (tuned, waves, checked, debug, naive, base, mutant-NAME, ackearly, noguard)" ;;
+  *) die "unknown model flavour '$FLAVOR' (tuned, waves, checked, debug, naive, base)" ;;
 esac
 grep -q "class $CONFIG " "$ROOT"/hw/configs/*.scala || die "no $HARTS-hart SoC: no config class '$CONFIG' in hw/configs"
 
@@ -40,13 +32,12 @@ ROM="$BUILD/bootrom/bootrom.img"
 
 # 2. Verilog, keyed by everything elaboration reads.
 ELAB_KEY=$(hw_key "$ROM")
-VNAME="$CONFIG${MUTANT:+-${FLAVOR}}"
-VDIR="$CACHE/verilog/$VNAME-$ELAB_KEY"
+VDIR="$CACHE/verilog/$CONFIG-$ELAB_KEY"
 if [ ! -d "$VDIR" ]; then
-  step "elaborating $VNAME (Chisel -> Verilog, about 1-3 min, 3-4 GB RAM)"
-  elaborate_into "$VDIR" "$BUILD/logs/elaborate-$VNAME.log" \
-    shootdown.soc.Elaborate --config "$CONFIG" --bootrom "$ROM" "${MUTANT[@]}"
-  prune_cache "$CACHE/verilog" "$VNAME-"
+  step "elaborating $CONFIG (Chisel -> Verilog, about 1-3 min, 3-4 GB RAM)"
+  elaborate_into "$VDIR" "$BUILD/logs/elaborate-$CONFIG.log" \
+    shootdown.soc.Elaborate --config "$CONFIG" --bootrom "$ROM"
+  prune_cache "$CACHE/verilog" "$CONFIG-"
 fi
 
 # VERILOG_ONLY=1: stop here and print the Verilog directory.

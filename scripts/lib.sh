@@ -41,8 +41,7 @@ run_logged() {
 # prune_cache DIR PREFIX : keeps the 3 newest entries DIR/PREFIX<key>.
 prune_cache() {
   local old
-  # PREFIX then a 16-digit key and nothing else: Sim2HartConfig- must not take
-  # Sim2HartConfig-mutant-*-KEY with it.
+  # PREFIX then a 16-digit key and nothing else.
   old=$(find "$1" -maxdepth 1 -regextype posix-extended -regex ".*/$2[0-9a-f]{16}" -printf '%T@ %p\n' |
     sort -rn | tail -n +4 | cut -d' ' -f2-)
   [ -z "$old" ] || rm -rf $old

@@ -2,13 +2,15 @@
 // harts, forwards the console, and exits with the program's status.
 //
 //   sim [+max-cycles=N] [+mem-latency=N] [+waves=FILE.fst [+waves-from=C] [+waves-to=C]] [+quiet]
-//       [+timestamps] [+trace-axi] [+verbose] [+no-scoreboard | +scoreboard-only] PROGRAM.elf
+//       [+timestamps] [+trace-axi] [+verbose] [+no-scoreboard | +scoreboard-only] [+mutant=NAME] PROGRAM.elf
 //
 // Models built with the scoreboard (debug and checked flavours) run it on
 // every cycle (sim/scoreboard.h, docs/scoreboard.md): a violation makes a
 // passing program exit 71 (a failing one keeps its status).
 // +scoreboard-only ignores the program's own verdict, so that the exit
 // status is the scoreboard's alone (0 or 71); +no-scoreboard turns it off.
+// +mutant=NAME turns on one of the debug knobs that break a rule on purpose
+// (hw/devices/Mutants.scala; the same models only).
 //
 // +timestamps prefixes console lines with the cycle and, per hart, how many
 // machine software interrupts (IPIs) have been raised so far: "[  cycle msip 3 5] ".
@@ -28,6 +30,7 @@
 #include "axi_mem.h"
 #include "elf_loader.h"
 #include "msip_counter.h"
+#include "mutants.h"
 #include "rtl_globals.h"
 #include "scoreboard.h"
 #include "verilated.h"
@@ -59,11 +62,12 @@ struct Options {
   bool verbose = false;     // RTL printfs (debug models: commit trace, assertion text)
   bool scoreboard = kHaveScoreboard;
   bool scoreboard_only = false;  // the exit status is the scoreboard's verdict alone
+  std::string mutant;            // the debug knob to turn on (hw/devices/Mutants.scala)
 };
 
 const char* kUsage =
     "usage: sim [+max-cycles=N] [+mem-latency=N] [+waves=FILE.fst [+waves-from=C] [+waves-to=C]] [+quiet] "
-    "[+timestamps] [+trace-axi] [+verbose] [+no-scoreboard | +scoreboard-only] PROGRAM.elf";
+    "[+timestamps] [+trace-axi] [+verbose] [+no-scoreboard | +scoreboard-only] [+mutant=NAME] PROGRAM.elf";
 
 [[noreturn]] void usage_error(const std::string& msg) {
   std::fprintf(stderr, "sim: %s\n%s\n", msg.c_str(), kUsage);
@@ -102,6 +106,7 @@ Options parse_args(int argc, char** argv) {
     else if (key == "verbose") o.verbose = true;
     else if (key == "no-scoreboard") o.scoreboard = false;
     else if (key == "scoreboard-only") o.scoreboard_only = true;
+    else if (key == "mutant" && !value.empty()) o.mutant = value;
     else usage_error("unknown option '" + arg + "'");
   }
   if (o.program.empty()) usage_error("no program given");
@@ -209,6 +214,19 @@ int main(int argc, char** argv) {
   }
 #endif
   std::signal(SIGINT, [](int) { g_interrupted = 1; });
+  if (!opt.mutant.empty()) {
+    // The switches ask during the first eval (their initial blocks).
+    mutant_select(opt.mutant);
+    top->eval();
+    const auto& known = mutants_known();
+    if (!known.count(opt.mutant)) {
+      std::string names;
+      for (const auto& n : known) names += " " + n;
+      usage_error(known.empty() ? "+mutant needs a model with the mutant switches (flavour debug or checked)"
+                                : "unknown mutant '" + opt.mutant + "'; this model has:" + names);
+    }
+    if (!opt.quiet) std::fprintf(stderr, "[sim] mutant %s is on\n", opt.mutant.c_str());
+  }
 
   const auto t0 = std::chrono::steady_clock::now();
   uint64_t cycle = 0;

@@ -281,11 +281,10 @@ static int coverage(const std::vector<Scoreboard::Entry>& entries, uint64_t vpn,
   return best;
 }
 
-bool Scoreboard::covers(const Request& r, const Translation& t) const {
-  return r.err == 0 && coverage(r.entries, t.vpn, t.span, t.pte) > 0;
-}
-
-bool Scoreboard::stale(const Request& r, const Translation& t) const {
+// r covered t (and succeeded), and t was read from memory before r started:
+// a hart may not use t once r is complete.
+bool Scoreboard::stale_after(const Request& r, const Translation& t) const {
+  if (r.err != 0) return false;
   const int c = coverage(r.entries, t.vpn, t.span, t.pte);
   const uint64_t age = c == 2 ? std::min(t.leaf_age, t.nonleaf_age) : t.leaf_age;
   return c > 0 && age < r.start;
@@ -309,7 +308,7 @@ void Scoreboard::access(int hart_id, int port, uint64_t va, uint64_t pa, const c
   h.accesses++;
   for (; t->checked < h.done.size(); t->checked++) {
     const Request& r = *h.done[t->checked];
-    if (t->reported || !covers(r, *t) || !stale(r, *t)) continue;
+    if (t->reported || !stale_after(r, *t)) continue;
     char buf[400];
     std::snprintf(buf, sizeof buf, "hart %d cycle %" PRIu64 ": %s VA 0x%" PRIx64 " -> PA 0x%" PRIx64
                   " through a translation (PTE 0x%" PRIx64 ", read at cycle %" PRIu64 ", refilled at %" PRIu64
@@ -345,7 +344,7 @@ void Scoreboard::complete(const std::shared_ptr<Request>& r) {
 
 void Scoreboard::check_inflight(int hart_id, const Request& r, const char* when) {
   for (const Access& a : hart(hart_id).inflight) {
-    if (!covers(r, *a.t) || !stale(r, *a.t)) continue;
+    if (!stale_after(r, *a.t)) continue;
     char buf[400];
     std::snprintf(buf, sizeof buf, "hart %d cycle %" PRIu64 ": %s VA 0x%" PRIx64 " -> PA 0x%" PRIx64
                   " (cycle %" PRIu64 ") through a translation %s covered was still in flight %s",

@@ -116,8 +116,7 @@ class Scoreboard {
   void refill(Hart& h, int hart, int port, uint64_t pte, int level, bool ae);
   void access(int hart, int port, uint64_t va, uint64_t pa, const char* what);
   void complete(const std::shared_ptr<Request>& r);
-  bool covers(const Request& r, const Translation& t) const;
-  bool stale(const Request& r, const Translation& t) const;
+  bool stale_after(const Request& r, const Translation& t) const;
   void check_inflight(int hart, const Request& r, const char* when);
   void violation(const std::string& msg);
 

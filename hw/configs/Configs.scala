@@ -42,12 +42,6 @@ class WithBatchedShootdown(params: ShootdownParams = ShootdownParams()) extends 
   case ShootdownKey => Some(params)
 })
 
-/** A debug knob from ShootdownParams.mutants: one rule broken on purpose,
-  * for the tests to catch (make mutants). */
-class WithShootdownMutant(name: String) extends Config((site, here, up) => {
-  case ShootdownKey => up(ShootdownKey, site).map(_.copy(mutant = name))
-})
-
 /** Console and test finisher at QEMU `virt` addresses. */
 class WithSimDevices extends Config((site, here, up) => {
   case SimDevicesKey => Some(SimDevicesParams())
@@ -82,9 +76,3 @@ class Sim4HartConfig extends Config(new WithoutTLMonitors ++ new Debug4HartConfi
   * software-only shootdown path. */
 class Base2HartConfig extends Config(new WithoutTLMonitors ++ new WithShootdownCores(2) ++ new SimSoCBase)
 class Base4HartConfig extends Config(new WithoutTLMonitors ++ new WithShootdownCores(4) ++ new SimSoCBase)
-
-/** Agents that acknowledge before draining (mutant "ack-before-drain"). */
-class AckEarly2HartConfig extends Config(new WithShootdownMutant("ack-before-drain") ++ new Sim2HartConfig)
-
-/** Tiles without the refill guard (mutant "no-refill-guard"). */
-class NoGuard2HartConfig extends Config(new WithShootdownMutant("no-refill-guard") ++ new Sim2HartConfig)

@@ -22,11 +22,7 @@ import freechips.rocketchip.tilelink._
   * @param agentQueue  commands each flush agent buffers (a request of up to
   *                    this many pages costs each target one burst)
   * @param counterBits width of the performance counters (they wrap; INFO
-  *                    tells software the width)
-  * @param mutant      "" for the real design; otherwise the name of one of
-  *                    ShootdownParams.mutants, a debug knob that breaks one
-  *                    rule of docs/semantics.md on purpose so that the tests
-  *                    can show they catch it (make mutants) */
+  *                    tells software the width) */
 case class ShootdownParams(
   address: BigInt = 0x4000000,
   maxEntries: Int = 4096,
@@ -34,16 +30,8 @@ case class ShootdownParams(
   ceiling: Int = 128,
   listReads: Int = 4,
   agentQueue: Int = 32,
-  counterBits: Int = 40,
-  mutant: String = "") {
+  counterBits: Int = 40) {
   require(maxEntries >= 256, "requests must carry at least 256 entries")
-  require(mutant.isEmpty || ShootdownParams.mutants.contains(mutant),
-    s"unknown mutant '$mutant' (${ShootdownParams.mutants.keys.mkString(", ")})")
-  /** This build carries the named mutant. */
-  def has(m: String): Boolean = {
-    require(ShootdownParams.mutants.contains(m), s"unknown mutant '$m'")
-    mutant == m
-  }
   require(queueDepth >= 1 && listReads >= 1 && agentQueue >= 2)
   require(counterBits >= 32 && counterBits <= 64)
   /** Bits that hold COUNT: up to maxEntries, plus one value above it. */
@@ -51,22 +39,6 @@ case class ShootdownParams(
   /** Bits that hold CEILING and a request's page count (each entry is at
     * most ShootdownMap.Entry.maxPages pages). */
   val pageCountBits = log2Ceil(maxEntries * ShootdownMap.Entry.maxPages + 1)
-}
-
-object ShootdownParams {
-  /** The debug knobs, each wrong on purpose, and the rule each breaks. */
-  val mutants: Map[String, String] = Map(
-    "ack-before-drain"   -> "agents acknowledge when the request's end arrives, before flushing and draining (rules 1, 2)",
-    "ack-before-ordered" -> "agents acknowledge after holding the core two cycles, without waiting for the D$ to drain (rule 2)",
-    "no-refill-guard"    -> "the tile no longer turns a non-global flush into a full one when a refill lands in its cycle (rule 1)",
-    "itlb-unconnected"   -> "the agent's ITLB flush is not connected (rule 1, instruction fetches)",
-    "skip-ptw-flush"     -> "the agent never flushes the page walker (L2 TLB, PTE cache) (rule 1)",
-    "ptw-flush-late"     -> "the agent flushes the page walker one cycle after the DTLB (rule 1, a walk in between)",
-    "skip-nonleaf"       -> "the page walker sees ASID and full flushes as flushes of one VA, so its cache of non-leaf entries survives (rule 1)",
-    "drop-last-entry"    -> "the unit ignores the last entry of a list with more than one (rule 1)",
-    "superpage-4k-stride" -> "the unit steps through 2 MiB and 1 GiB entries in 4 KiB pages (rules 1, 5)",
-    "sync-one-early"     -> "STATUS.IDLE turns on when the channel's last posted request starts, not when it completes (post, then sync)",
-    "lose-local-sfence"  -> "the agent takes the ITLB and page walker inputs in the cycle the hart's own sfence.vma needs them (rule 7)")
 }
 
 case object ShootdownKey extends Field[Option[ShootdownParams]](None)
@@ -346,12 +318,12 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   val badSize = perVa && eSize >= Entry.sizes.size.U
   val pageIdx = RegInit(0.U((Entry.pagesBits + 1).W))
   val strideShift =
-    if (prm.has("superpage-4k-stride")) 0.U
-    else MuxLookup(eSize, 0.U, Entry.sizeLog2.zipWithIndex.map { case (l, i) => i.U -> (l - Entry.vaShift).U })
+    Mux(Mutants("superpage-4k-stride"), 0.U,
+      MuxLookup(eSize, 0.U, Entry.sizeLog2.zipWithIndex.map { case (l, i) => i.U -> (l - Entry.vaShift).U }))
   /** Entries the expander has taken from entryQ in this request. */
   val entriesTaken = Reg(UInt(prm.countBits.W))
   when (entryQ.io.deq.fire()) { entriesTaken := entriesTaken + 1.U }
-  val dropThis = prm.has("drop-last-entry").B && req.count > 1.U && entriesTaken === req.count - 1.U
+  val dropThis = Mutants("drop-last-entry") && req.count > 1.U && entriesTaken === req.count - 1.U
   val overCeiling = perVa && pagesSent >= ceiling
 
   val out = Wire(Decoupled(new FlushCmd))
@@ -451,6 +423,7 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
     ctrRequests := ctrRequests + 1.U
   }
 
+  val syncOneEarly = Mutants("sync-one-early")
   channels.foreach { c =>
     val mine = chan === c.index.U
     when (state =/= sIdle && mine) { c.acked := ackedNow | acks }
@@ -460,7 +433,7 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
       when (errCode =/= 0.U) { c.errWord := Cat(errCode, req.ticket) }
       when (req.ticket === c.posted) { c.irqPend := true.B }
     }
-    if (prm.has("sync-one-early")) when (state =/= sIdle && mine && req.ticket === c.posted) { c.idle := true.B }
+    when (syncOneEarly && state =/= sIdle && mine && req.ticket === c.posted) { c.idle := true.B }
   }
 
   probes()

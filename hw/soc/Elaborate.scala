@@ -8,10 +8,9 @@ import chisel3.experimental.RunFirrtlTransform
 import firrtl.stage.RunFirrtlTransformAnnotation
 import freechips.rocketchip.devices.tilelink.BootROMParams
 import freechips.rocketchip.util.{ElaborationArtefacts, HasGeneratorUtilities}
-import shootdown.devices.{ShootdownKey, ShootdownParams}
 
 object Elaborate extends App with HasGeneratorUtilities {
-  private val usage = "usage: Elaborate --config <ConfigClass> --bootrom <bootrom.img> --out <dir> [--mutant <name>]"
+  private val usage = "usage: Elaborate --config <ConfigClass> --bootrom <bootrom.img> --out <dir>"
 
   private def die(msg: String): Nothing = {
     System.err.println(s"elaborate: $msg")
@@ -32,16 +31,8 @@ object Elaborate extends App with HasGeneratorUtilities {
 
   val fullName = if (configName.contains(".")) configName else s"shootdown.configs.$configName"
   val base = getParameters(Seq(fullName))
-  private val mutant = opts.get("mutant")
-  mutant.foreach { m =>
-    if (!ShootdownParams.mutants.contains(m))
-      die(s"unknown mutant '$m'; the mutants are:\n" +
-        ShootdownParams.mutants.toSeq.sorted.map { case (k, v) => s"  $k: $v" }.mkString("\n"))
-    if (base(ShootdownKey).isEmpty) die(s"$configName has no shootdown unit to put mutant '$m' in")
-  }
   val params = base.alterPartial {
     case BootROMParams => base(BootROMParams).copy(contentFileName = bootrom)
-    case ShootdownKey if mutant.isDefined => base(ShootdownKey).map(_.copy(mutant = mutant.get))
   }
 
   val circuit = elaborate(classOf[SimTop].getName, params)

@@ -6,7 +6,7 @@ package shootdown.tile
 
 import chisel3._
 import chisel3.util._
-import shootdown.devices.{AgentPort, FlushCmd, ShootdownMap, ShootdownParams}
+import shootdown.devices.{AgentPort, FlushCmd, Mutants, ShootdownMap}
 
 /** An sfence.vma as Rocket's TLBs take it: rs1 = "one VA", rs2 = "one ASID". */
 class AgentSfence extends Bundle {
@@ -49,14 +49,12 @@ class FlushAgentIO extends Bundle {
   * D$ reports `ordered`, so every access translated before the flush has
   * been performed; then the ack. docs/shootdown-unit.md has the argument.
   *
-  * @param mutant "" or a ShootdownParams.mutants name; the agent carries
-  *        two: "ack-before-drain" acknowledges as soon as the `end` command
-  *        arrives, before the queued flushes are applied and the hart's
-  *        accesses drained; "ack-before-ordered" holds the core but does
-  *        not wait for `ordered`. Wrong on purpose, for the tests to catch. */
-class FlushAgent(queueDepth: Int, mutant: String = "") extends Module {
+  * Two mutants (hw/devices/Mutants.scala) live here: "ack-before-drain"
+  * acknowledges as soon as the `end` command arrives, before the queued
+  * flushes are applied and the hart's accesses drained; "ack-before-ordered"
+  * holds the core but does not wait for `ordered`. */
+class FlushAgent(queueDepth: Int) extends Module {
   val io = IO(new FlushAgentIO)
-  private def has(m: String) = ShootdownParams(mutant = mutant).has(m)
 
   val queue = Module(new Queue(new FlushCmd, queueDepth))
   queue.io.enq <> io.port.cmd
@@ -124,13 +122,13 @@ class FlushAgent(queueDepth: Int, mutant: String = "") extends Module {
   io.blockCore := state === sDrain
   val held = RegInit(0.U(2.W))
   held := Mux(io.blockCore, Mux(held === 2.U, 2.U, held + 1.U), 0.U)
-  when (state === sDrain && held === 2.U && (io.ordered || has("ack-before-ordered").B)) {
+  when (state === sDrain && held === 2.U && (io.ordered || Mutants("ack-before-ordered"))) {
     ack := true.B
     state := sRun
   }
   when (ack) { coversGlobal := false.B }
 
   val earlyAck = io.port.cmd.fire() && io.port.cmd.bits.end
-  io.port.ack := (if (has("ack-before-drain")) earlyAck else ack)
+  io.port.ack := Mux(Mutants("ack-before-drain"), earlyAck, ack)
   io.port.busy := state =/= sRun || q.valid
 }

@@ -17,8 +17,7 @@ import freechips.rocketchip.diplomaticobjectmodel.logicaltree._
 import freechips.rocketchip.rocket._
 import freechips.rocketchip.subsystem._
 import freechips.rocketchip.tile._
-
-import shootdown.devices.{AgentPort, ScoreboardEvent, ScoreboardProbe, ShootdownKey}
+import shootdown.devices.{AgentPort, Mutants, ScoreboardEvent, ScoreboardProbe, ShootdownKey}
 
 class ShootdownTile(
     params: RocketTileParams,
@@ -35,7 +34,7 @@ class ShootdownTileModuleImp(outer: ShootdownTile) extends RocketTileModuleImp(o
   /** The link from the shootdown unit. */
   val shootdown = IO(Flipped(new AgentPort))
 
-  val agent = Module(new FlushAgent(prm.agentQueue, prm.mutant))
+  val agent = Module(new FlushAgent(prm.agentQueue))
   agent.io.port <> shootdown
 
   /** A sign-extended VA, as the core puts on its D$ port. */
@@ -55,7 +54,7 @@ class ShootdownTileModuleImp(outer: ShootdownTile) extends RocketTileModuleImp(o
   // ITLB and PTW: one sfence input each, shared with the core's WB-stage
   // sfence.vma. The core's always wins; the agent waits a cycle.
   val coreSfence = core.io.imem.sfence
-  agent.io.sfenceFree := !coreSfence.valid || prm.has("lose-local-sfence").B
+  agent.io.sfenceFree := !coreSfence.valid || Mutants("lose-local-sfence")
   private def sfenceInput(agentSfence: Valid[AgentSfence]): Valid[SFenceReq] = {
     val s = Wire(Valid(new SFenceReq()(outer.p)))
     s := coreSfence
@@ -81,10 +80,11 @@ class ShootdownTileModuleImp(outer: ShootdownTile) extends RocketTileModuleImp(o
   // docs/shootdown-unit.md says why no other interleaving leaves an entry.
   /** The guard turned a flush into a full one this cycle (for the scoreboard). */
   private val guarded = WireDefault(false.B)
+  private val noGuard = Mutants("no-refill-guard")
   private def guardRefill(s: Valid[SFenceReq], answered: Bool): Valid[SFenceReq] = {
     val g = Wire(chiselTypeOf(s))
     g := s
-    if (!prm.has("no-refill-guard")) when (s.valid && !s.bits.rs1 && s.bits.rs2 && answered) {
+    when (!noGuard && s.valid && !s.bits.rs1 && s.bits.rs2 && answered) {
       g.bits.rs2 := false.B
       guarded := true.B
     }
@@ -93,26 +93,21 @@ class ShootdownTileModuleImp(outer: ShootdownTile) extends RocketTileModuleImp(o
   private def answered(port: TLBPTWIO): Bool = ptw.io.requestor(ptwPorts.indexWhere(_ eq port)).resp.valid
 
   // The mutants that change what the agent sends to the ITLB and the PTW.
-  private def never: Valid[AgentSfence] = {
-    val s = Wire(Valid(new AgentSfence))
-    s.valid := false.B
-    s.bits := DontCare
-    s
+  private def unless(m: String, s: Valid[AgentSfence]): Valid[AgentSfence] = {
+    val w = WireDefault(s)
+    when (Mutants(m)) { w.valid := false.B }
+    w
   }
-  private val agentItlb = if (prm.has("itlb-unconnected")) never else agent.io.itlb
-  private val agentPtw: Valid[AgentSfence] =
-    if (prm.has("skip-ptw-flush")) never
-    else if (prm.has("ptw-flush-late")) {
-      val s = Wire(Valid(new AgentSfence))
+  private val agentItlb = unless("itlb-unconnected", agent.io.itlb)
+  private val agentPtw: Valid[AgentSfence] = {
+    val s = WireDefault(unless("skip-ptw-flush", agent.io.ptw))
+    when (Mutants("ptw-flush-late")) {
       s.valid := RegNext(agent.io.ptw.valid, false.B)
       s.bits := RegNext(agent.io.ptw.bits)
-      s
-    } else if (prm.has("skip-nonleaf")) {
-      val s = Wire(Valid(new AgentSfence))
-      s := agent.io.ptw
-      s.bits.rs1 := true.B
-      s
-    } else agent.io.ptw
+    }
+    when (Mutants("skip-nonleaf")) { s.bits.rs1 := true.B }
+    s
+  }
 
   val frontendCpu = outer.frontend.module.io.cpu
   frontendCpu.sfence := guardRefill(sfenceInput(agentItlb), answered(outer.frontend.module.io.ptw))

@@ -1,11 +1,13 @@
 """Launches the cocotb benches (agent_tb.py, unit_tb.py) on Verilator from
 pytest, each with COCOTB_SEEDS fresh random seeds (5 unless told; `make
 cocotb-long` runs 200). COCOTB_SEED=<seed> runs just that seed; a failure
-names its seed, which replays it."""
+names its seed, which replays it. Each bench must also fail with a mutant
+switched on that breaks what it checks (hw/devices/Mutants.scala)."""
 import fcntl
 import os
 import pathlib
 import random
+import re
 import subprocess
 
 import pytest
@@ -22,6 +24,13 @@ BENCHES = {
 }
 
 
+# bench -> mutants in its module that its checks must catch
+MUST_CATCH = {
+    "agent": ["ack-before-drain", "ack-before-ordered"],
+    "unit": ["drop-last-entry", "superpage-4k-stride", "sync-one-early"],
+}
+
+
 def bench_sources(top):
     out = subprocess.run([str(ROOT / "scripts/build-bench.sh"), top], check=True, capture_output=True, text=True)
     d = pathlib.Path(out.stdout.strip())
@@ -31,9 +40,9 @@ def bench_sources(top):
 SEEDS = int(os.environ.get("COCOTB_SEEDS", "5"))
 
 
-@pytest.mark.parametrize("run", range(1 if "COCOTB_SEED" in os.environ else SEEDS))
-@pytest.mark.parametrize("top", sorted(BENCHES))
-def test_bench(top, run):
+def run_bench(top, run, seed, plusargs=()):
+    """Builds the bench (once) and runs its tests with `seed`. Returns None
+    if every test passed, else what went wrong."""
     module, tests = BENCHES[top]
     sources, vdir = bench_sources(top)
     build_dir = BUILD / "cocotb" / f"{top}-{vdir.name}"
@@ -43,16 +52,37 @@ def test_bench(top, run):
     with open(build_dir.with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         runner.build(verilog_sources=sources, hdl_toplevel=module, build_dir=build_dir,
+                     defines={"MUTANT_PLUSARGS": 1},
                      build_args=["--no-timing", "-Wno-fatal", "-Wno-lint", "-Wno-style", "-O2"],
                      log_file=build_dir / "build.log")
-    seed = int(os.environ.get("COCOTB_SEED", random.randrange(1 << 31)))
     test_dir = build_dir / f"run-{run}"
     test_dir.mkdir(exist_ok=True)
-    results = runner.test(hdl_toplevel=module, test_module=tests, build_dir=build_dir,
-                          test_dir=test_dir, seed=seed,
-                          extra_env={"PYTHONPATH": os.pathsep.join([str(HERE), str(ROOT / "tests/models")])},
-                          log_file=test_dir / "test.log")
+    log = test_dir / "test.log"
+    try:
+        # Under pytest the runner raises SystemExit when a test fails
+        # ("Failed N of M tests") or the simulator does.
+        results = runner.test(hdl_toplevel=module, test_module=tests, build_dir=build_dir,
+                              test_dir=test_dir, seed=seed, plusargs=list(plusargs),
+                              extra_env={"PYTHONPATH": os.pathsep.join([str(HERE), str(ROOT / "tests/models")])},
+                              log_file=log)
+    except SystemExit as e:
+        return f"{e} (log: {log})"
     total, failed = get_results(results)
-    assert total > 0 and failed == 0, (
-        f"{failed} of {total} {top} bench tests failed with seed {seed} "
-        f"(replay: COCOTB_SEED={seed}); log: {test_dir / 'test.log'}")
+    return None if total > 0 and failed == 0 else f"{failed} of {total} tests failed (log: {log})"
+
+
+@pytest.mark.parametrize("run", range(1 if "COCOTB_SEED" in os.environ else SEEDS))
+@pytest.mark.parametrize("top", sorted(BENCHES))
+def test_bench(top, run):
+    seed = int(os.environ.get("COCOTB_SEED", random.randrange(1 << 31)))
+    why = run_bench(top, run, seed)
+    assert why is None, f"{top} bench with seed {seed} (replay: COCOTB_SEED={seed}): {why}"
+
+
+@pytest.mark.parametrize("top,mutant", [(t, m) for t, ms in sorted(MUST_CATCH.items()) for m in ms])
+def test_bench_catches_mutant(top, mutant):
+    seed = int(os.environ.get("COCOTB_SEED", random.randrange(1 << 31)))
+    why = run_bench(top, f"mutant-{mutant}", seed, [f"+mutant={mutant}"])
+    assert why and re.search(r"Failed [1-9]\d* of \d+ tests", why), (
+        f"the {top} bench with mutant {mutant} switched on (seed {seed}): "
+        + (why or "every test passed"))

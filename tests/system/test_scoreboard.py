@@ -1,9 +1,10 @@
 """The co-simulation scoreboard (sim/scoreboard.h, docs/scoreboard.md): a
 translation-lifetime checker in the debug and checked models, fed by the
 RTL's probes. On the real design it must stay silent through every system
-program on the debug models; on the mutants the CI builds it must catch the
-broken rule on its own, with the programs' own checks ignored
-(+scoreboard-only: the exit status is the scoreboard's verdict alone)."""
+program; with a mutant switched on (+mutant=NAME, hw/devices/Mutants.scala)
+it must catch the broken rule on its own, with the programs' own checks
+ignored (+scoreboard-only: the exit status is the scoreboard's verdict
+alone)."""
 import re
 
 import pytest
@@ -22,13 +23,13 @@ def test_l2_refill_race_passes_under_the_scoreboard():
     assert scoreboard_races(r)["guard"] > 0, describe(r)
 
 
-@pytest.mark.parametrize("harts", [2, 4])
-def test_storm_passes_under_the_scoreboard(harts):
+@pytest.mark.parametrize("harts,flavor", [(2, "debug"), (4, "checked")])
+def test_storm_passes_under_the_scoreboard(harts, flavor):
     """sw/baremetal/programs/storm.c: a million cycles of random requests
     (sizes, kinds, styles, targets) from every hart while all of them load,
     store, execute and remap; every request completes, and the scoreboard
     finds no use of a covered translation."""
-    r = run([model(harts, "debug"), "+max-cycles=20000000", program("soc", "storm")], timeout=1800)
+    r = run([model(harts, flavor), "+max-cycles=20000000", program("soc", "storm")], timeout=1800)
     assert r.status == 0, describe(r)
     m = re.search(r"storm: \d+ harts, (\d+) cycles: \d+ operations, (\d+) requests", r.stdout)
     assert m and int(m.group(1)) >= 1_000_000 and int(m.group(2)) > 100, describe(r)
@@ -37,7 +38,7 @@ def test_storm_passes_under_the_scoreboard(harts):
 def test_scoreboard_alone_catches_an_agent_that_acknowledges_before_draining():
     """Mutant ack-before-drain: the agents acknowledge before flushing. The
     scoreboard sees a hart use a translation the completed request covered."""
-    r = run([model(2, "ackearly"), "+scoreboard-only", "+max-cycles=30000000",
+    r = run([model(2, "checked"), "+mutant=ack-before-drain", "+scoreboard-only", "+max-cycles=30000000",
              program("soc", "shootdown_cases")], timeout=1200)
     assert r.status == EXIT_SCOREBOARD, describe(r)
 
@@ -46,7 +47,7 @@ def test_scoreboard_alone_catches_the_missing_refill_guard():
     """Mutant no-refill-guard: an L2 TLB refill in the cycle of a kind-ASID
     flush survives it; the scoreboard dates the refilled PTE before the
     request and flags the load through it."""
-    r = run([model(2, "noguard"), "+scoreboard-only", "+max-cycles=50000000",
+    r = run([model(2, "checked"), "+mutant=no-refill-guard", "+scoreboard-only", "+max-cycles=50000000",
              program("soc", "l2_refill_race")], timeout=1200)
     assert r.status == EXIT_SCOREBOARD, describe(r)
 
@@ -56,3 +57,13 @@ def test_scoreboard_options_are_checked():
     assert r.status == 64 and "contradict" in r.stderr, describe(r)
     r = run([model(2, "tuned"), "+scoreboard-only", program("soc", "hello")], timeout=60)
     assert r.status == 64 and "needs a model with the scoreboard" in r.stderr, describe(r)
+
+
+def test_mutant_switches_are_checked():
+    """A mistyped knob must not run the real design as if it were the
+    mutant; a model without the switches says so."""
+    r = run([model(2, "checked"), "+mutant=ack-before-drainn", program("soc", "hello")], timeout=60)
+    assert r.status == 64 and "unknown mutant 'ack-before-drainn'" in r.stderr, describe(r)
+    assert "ack-before-drain" in r.stderr.split("this model has:")[1], describe(r)
+    r = run([model(2, "tuned"), "+mutant=ack-before-drain", program("soc", "hello")], timeout=60)
+    assert r.status == 64 and "needs a model with the mutant switches" in r.stderr, describe(r)

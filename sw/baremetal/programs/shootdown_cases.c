@@ -82,18 +82,29 @@ static const struct kase cases[] = {
 	{ .name = "post-then-sync", K4, .nmaps = 12, .ncovered = 10, .post_each = 1 },
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
-#define PRIV_VA		REGION2_VA		/* racing-local-sfence: one private page per hart */
+#define PRIV_VA		REGION2_VA		/* racing-local-sfence: private pages per hart */
+#define PRIV_PAGES	4
 #define CASE_CEILING	64	/* CEILING in every case that sets none */
 
-/* The case pages, then two private frames per hart (racing-local-sfence). */
-static uint64_t pages4k[MAX_MAPS + 2 * MAX_HARTS][512] __attribute__((aligned(4096)));
+/* The case pages, then two frames per private page (racing-local-sfence). */
+static uint64_t pages4k[MAX_MAPS + 2 * PRIV_PAGES * MAX_HARTS][512] __attribute__((aligned(4096)));
 static volatile uint8_t missbuf[MAX_HARTS][MISS_BYTES] __attribute__((aligned(64)));
 static uint64_t lists[MAX_HARTS][MAX_MAPS] __attribute__((aligned(64)));
 static pte_t *root;
 static struct map maps[MAX_MAPS];
 static unsigned nmaps;
-static pte_t *priv_leaf[MAX_HARTS];
-static pte_t priv_pte[MAX_HARTS][2];	/* the private page on either frame */
+static pte_t *priv_leaf[MAX_HARTS][PRIV_PAGES];
+static pte_t priv_pte[MAX_HARTS][PRIV_PAGES][2];	/* each private page on either frame */
+
+static uint64_t *priv_frame(unsigned long h, unsigned j, unsigned f)
+{
+	return pages4k[MAX_MAPS + (h * PRIV_PAGES + j) * 2 + f];
+}
+
+static uint64_t priv_va(unsigned long h, unsigned j)
+{
+	return PRIV_VA + (h * PRIV_PAGES + j) * PAGE_4K;
+}
 
 static volatile int stop, go, release;
 static volatile uint64_t iters[MAX_HARTS];
@@ -150,16 +161,16 @@ static void setup(const struct kase *k)
 		}
 	}
 	if (k->targets == TARGETS_SFENCE)
-		for (unsigned h = 0; h < num_harts(); h++) {
-			for (unsigned f = 0; f < 2; f++) {
-				uint64_t *frame = pages4k[MAX_MAPS + f * MAX_HARTS + h];
-				frame[0] = (uint64_t)frame;	/* each frame holds its own address */
-				priv_leaf[h] = vm_map(root, PRIV_VA + h * PAGE_4K, (uint64_t)frame, PAGE_4K,
-						      PTE_R | PTE_W);
-				CHECK(priv_leaf[h]);
-				priv_pte[h][f] = *priv_leaf[h];
-			}
-		}
+		for (unsigned h = 0; h < num_harts(); h++)
+			for (unsigned j = 0; j < PRIV_PAGES; j++)
+				for (unsigned f = 0; f < 2; f++) {
+					uint64_t *frame = priv_frame(h, j, f);
+					frame[0] = (uint64_t)frame;	/* each frame holds its own address */
+					priv_leaf[h][j] = vm_map(root, priv_va(h, j), (uint64_t)frame, PAGE_4K,
+								 PTE_R | PTE_W);
+					CHECK(priv_leaf[h][j]);
+					priv_pte[h][j][f] = *priv_leaf[h][j];
+				}
 	*tlbsd_global(TLBSD_CEILING) = k->ceiling ? k->ceiling : CASE_CEILING;
 	*delay_ram(DELAY_RAM_DELAY) = k->mmio ? DELAY_RAM_SLOW : 400;
 }
@@ -206,30 +217,48 @@ static void touch(unsigned long me, uint64_t value, unsigned *miss)
 }
 
 /* A hart's own sfence.vma racing the agent's flushes on the same ITLB/PTW
- * input. The hart moves its private page between two frames, each move
- * followed by its own sfence.vma and a load: if the agent ever dropped the
- * local sfence, the L2 TLB would keep the old frame and the load would read
- * it. The moves need no trap, so sfence.vma comes every few cycles and some
- * meet the agent's flushes (the debug-model test counts how many did).
- * Last, the page is unmapped: the same sfence.vma must make it fault. */
+ * input. Each round the hart moves its private pages between two frames,
+ * issues one sfence.vma per page back to back, then loads each page: if the
+ * agent ever dropped a local sfence, the L2 TLB would keep that page's old
+ * frame and its load would read it (a page's sfence.vma clears only its own
+ * L2 TLB set). The moves need no trap and the sfence.vma come in a row, so
+ * some meet the agent's flushes (the scoreboard counts how many did); a few
+ * cycles of random delay per round keep the rounds from locking to the
+ * requests' rhythm (every request stalls the target the same way; with one
+ * page and no delay, no sfence.vma met a flush on the 4-hart SoC). Last,
+ * the pages are unmapped: their sfence.vma must make them fault. */
 static void local_sfence_check(unsigned long me)
 {
-	volatile uint64_t *va = (volatile uint64_t *)(PRIV_VA + me * PAGE_4K);
+	static uint64_t seed[MAX_HARTS];
 	uint64_t v;
+	if (!seed[me])
+		seed[me] = 0x9e3779b97f4a7c15ull * (me + 1);
 	for (unsigned round = 0; round < 32; round++) {
 		unsigned f = round & 1;
-		*priv_leaf[me] = priv_pte[me][f];
-		sfence_vma_va((unsigned long)va);
-		v = *va;
-		if (v != (uint64_t)pages4k[MAX_MAPS + f * MAX_HARTS + me])
-			FAIL("racing-local-sfence: hart %lu: read frame 0x%lx after its sfence.vma moved the page "
-			     "(a local sfence.vma was lost)\n", me, (unsigned long)v);
+		seed[me] ^= seed[me] << 13;
+		seed[me] ^= seed[me] >> 7;
+		seed[me] ^= seed[me] << 17;
+		for (unsigned n = seed[me] % 8; n; n--)
+			__asm__ volatile("nop");
+		for (unsigned j = 0; j < PRIV_PAGES; j++)
+			*priv_leaf[me][j] = priv_pte[me][j][f];
+		for (unsigned j = 0; j < PRIV_PAGES; j++)
+			sfence_vma_va(priv_va(me, j));
+		for (unsigned j = 0; j < PRIV_PAGES; j++) {
+			v = *(volatile uint64_t *)priv_va(me, j);
+			if (v != (uint64_t)priv_frame(me, j, f))
+				FAIL("racing-local-sfence: hart %lu: page %u read frame 0x%lx after its sfence.vma "
+				     "moved it (a local sfence.vma was lost)\n", me, j, (unsigned long)v);
+		}
 	}
-	*priv_leaf[me] = 0;
-	sfence_vma_va((unsigned long)va);
-	if (!probe_read64(va, &v))
-		FAIL("racing-local-sfence: hart %lu: its own unmapped page still reads after its sfence.vma "
-		     "(a local sfence.vma was lost)\n", me);
+	for (unsigned j = 0; j < PRIV_PAGES; j++)
+		*priv_leaf[me][j] = 0;
+	for (unsigned j = 0; j < PRIV_PAGES; j++)
+		sfence_vma_va(priv_va(me, j));
+	for (unsigned j = 0; j < PRIV_PAGES; j++)
+		if (!probe_read64((volatile uint64_t *)priv_va(me, j), &v))
+			FAIL("racing-local-sfence: hart %lu: its own unmapped page %u still reads after its "
+			     "sfence.vma (a local sfence.vma was lost)\n", me, j);
 }
 
 /* M-mode, interrupts off (the trap cleared mstatus.MIE): sleep in WFI until

@@ -1,0 +1,63 @@
+// Debug knobs, each breaking one rule of docs/semantics.md on purpose, so
+// that the tests can show they would catch it (make mutants, docs/scoreboard.md).
+// Every knob is in every build, behind a switch that a run turns on:
+//   sim +mutant=NAME ...          (Verilator models built with SCOREBOARD:
+//                                  the debug and checked flavours)
+//   plusarg +mutant=NAME          (other simulators, with MUTANT_PLUSARGS
+//                                  defined: the cocotb benches)
+// Anywhere else (tuned models, FPGA synthesis) a switch is the constant 0,
+// and the knob it drives folds away.
+package shootdown.devices
+
+import chisel3._
+import chisel3.experimental.StringParam
+import chisel3.util.HasBlackBoxInline
+
+object Mutants {
+  /** The knobs, and the rule each breaks. */
+  val all: Map[String, String] = Map(
+    "ack-before-drain"   -> "agents acknowledge when the request's end arrives, before flushing and draining (rules 1, 2)",
+    "ack-before-ordered" -> "agents acknowledge after holding the core two cycles, without waiting for the D$ to drain (rule 2)",
+    "no-refill-guard"    -> "the tile no longer turns a non-global flush into a full one when a refill lands in its cycle (rule 1)",
+    "itlb-unconnected"   -> "the agent's ITLB flush is not connected (rule 1, instruction fetches)",
+    "skip-ptw-flush"     -> "the agent never flushes the page walker (L2 TLB, PTE cache) (rule 1)",
+    "ptw-flush-late"     -> "the agent flushes the page walker one cycle after the DTLB (rule 1, a walk in between)",
+    "skip-nonleaf"       -> "the page walker sees ASID and full flushes as flushes of one VA, so its cache of non-leaf entries survives (rule 1)",
+    "drop-last-entry"    -> "the unit ignores the last entry of a list with more than one (rule 1)",
+    "superpage-4k-stride" -> "the unit steps through 2 MiB and 1 GiB entries in 4 KiB pages (rules 1, 5)",
+    "sync-one-early"     -> "STATUS.IDLE turns on when the channel's last posted request starts, not when it completes (post, then sync)",
+    "lose-local-sfence"  -> "the agent takes the ITLB and page walker inputs in the cycle the hart's own sfence.vma needs them (rule 7)")
+
+  /** High while knob `name` is on (in a run that asked for it). */
+  def apply(name: String): Bool = {
+    require(all.contains(name), s"unknown mutant '$name' (${all.keys.toSeq.sorted.mkString(", ")})")
+    Module(new MutantSwitch(name)).io.on
+  }
+}
+
+class MutantSwitchIO extends Bundle {
+  val on = Output(Bool())
+}
+
+class MutantSwitch(name: String) extends BlackBox(Map("NAME" -> StringParam(name))) with HasBlackBoxInline {
+  val io = IO(new MutantSwitchIO)
+  // With SCOREBOARD the harness answers (sim/mutants.cpp), and refuses a
+  // name no switch asks about; it calls once, before the first clock edge.
+  setInline("MutantSwitch.v",
+    """module MutantSwitch #(parameter NAME = "") (output on);
+      |`ifdef SCOREBOARD
+      |  import "DPI-C" function bit sim_mutant(input string name);
+      |  reg r = 1'b0;
+      |  initial r = sim_mutant($sformatf("%s", NAME));
+      |  assign on = r;
+      |`elsif MUTANT_PLUSARGS
+      |  reg r = 1'b0;
+      |  string s;
+      |  initial if ($value$plusargs("mutant=%s", s)) r = s == $sformatf("%s", NAME);
+      |  assign on = r;
+      |`else
+      |  assign on = 1'b0;
+      |`endif
+      |endmodule
+      |""".stripMargin)
+}
