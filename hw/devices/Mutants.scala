@@ -21,7 +21,7 @@ object Mutants {
     "no-refill-guard"    -> "the tile no longer turns a non-global flush into a full one when a refill lands in its cycle (rule 1)",
     "itlb-unconnected"   -> "the agent's ITLB flush is not connected (rule 1, instruction fetches)",
     "skip-ptw-flush"     -> "the agent never flushes the page walker (L2 TLB, PTE cache) (rule 1)",
-    "ptw-flush-late"     -> "the agent flushes the page walker one cycle after the DTLB (rule 1, a walk in between)",
+    "ptw-flush-late"     -> "the agent flushes the page walker four cycles after the DTLB (rule 1: a walk in between is answered from the L2 TLB)",
     "skip-nonleaf"       -> "the page walker sees ASID and full flushes as flushes of one VA, so its cache of non-leaf entries survives (rule 1)",
     "drop-last-entry"    -> "the unit ignores the last entry of a list with more than one (rule 1)",
     "superpage-4k-stride" -> "the unit steps through 2 MiB and 1 GiB entries in 4 KiB pages (rules 1, 5)",

@@ -101,9 +101,12 @@ class ShootdownTileModuleImp(outer: ShootdownTile) extends RocketTileModuleImp(o
   private val agentItlb = unless("itlb-unconnected", agent.io.itlb)
   private val agentPtw: Valid[AgentSfence] = {
     val s = WireDefault(unless("skip-ptw-flush", agent.io.ptw))
+    // One cycle late would be harmless: nothing can ask the PTW for a walk
+    // before the core's next access reaches the D$'s stage 1, two cycles
+    // after the agent's last M_SFENCE (make mutants showed it survives).
     when (Mutants("ptw-flush-late")) {
-      s.valid := RegNext(agent.io.ptw.valid, false.B)
-      s.bits := RegNext(agent.io.ptw.bits)
+      s.valid := ShiftRegister(agent.io.ptw.valid, 4, false.B, true.B)
+      s.bits := ShiftRegister(agent.io.ptw.bits, 4)
     }
     when (Mutants("skip-nonleaf")) { s.bits.rs1 := true.B }
     s
