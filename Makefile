@@ -94,7 +94,8 @@ bench-sim: sw
 
 generated: setup
 	@./mill --no-server -j 1 hw.runMain shootdown.devices.GenShootdownHeaders \
-	  --header sw/include/tlb_shootdown_regs.h --doc docs/shootdown-registers.md
+	  --header sw/include/tlb_shootdown_regs.h --doc docs/shootdown-registers.md \
+	  --python tests/models/shootdown_regs.py
 	@python3 tests/litmus/catalogue.py --write docs/litmus.md
 
 clean:

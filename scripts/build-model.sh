@@ -8,7 +8,7 @@
 #   debug, naive  Debug<N>HartConfig (shootdown unit, TileLink monitors); debug has the
 #                 assertions and the co-simulation scoreboard (sim/scoreboard.h)
 #   checked       Sim<N>HartConfig with the scoreboard, tuned without PGO
-#   base          Base<N>HartConfig: no shootdown unit (area and software baseline), tuned without PGO
+#   base          NoUnit<N>HartConfig: no shootdown unit (area and software baseline), tuned without PGO
 # Debug and checked models also have the mutant switches: `sim +mutant=NAME`
 # turns on a debug knob that breaks one rule on purpose (hw/devices/Mutants.scala).
 set -euo pipefail
@@ -21,7 +21,7 @@ case "$FLAVOR" in
   tuned|waves) CONFIG="Sim${HARTS}HartConfig" ;;
   checked)     CONFIG="Sim${HARTS}HartConfig" ;;
   debug|naive) CONFIG="Debug${HARTS}HartConfig" ;;
-  base)        CONFIG="Base${HARTS}HartConfig"; SIMFLAVOR=tuned ;;
+  base)        CONFIG="NoUnit${HARTS}HartConfig"; SIMFLAVOR=tuned ;;
   *) die "unknown model flavour '$FLAVOR' (tuned, waves, checked, debug, naive, base)" ;;
 esac
 grep -q "class $CONFIG " "$ROOT"/hw/configs/*.scala || die "no $HARTS-hart SoC: no config class '$CONFIG' in hw/configs"

@@ -110,10 +110,11 @@ void Scoreboard::handle(const Raw& e) {
       const uint64_t raw = e.a;
       const int kind = (int)(raw >> TLBSD_ENTRY_KIND_SHIFT & 3);
       const int size = (int)(raw >> TLBSD_ENTRY_SIZE_SHIFT & 3);
-      const uint64_t pages = (raw >> TLBSD_ENTRY_PAGES_SHIFT & 0xff) + 1;
-      // A reserved size makes the request fail (ERR_BAD_ENTRY): it covers nothing here.
+      const uint64_t pages = (raw >> TLBSD_ENTRY_PAGES_SHIFT & (TLBSD_ENTRY_MAX_PAGES - 1)) + 1;
+      // A reserved size makes the request a full flush (ERR_BAD_ENTRY), which completion records.
       if (size > TLBSD_SIZE_1G) break;
-      current_->entries.push_back({kind, vpn_of(raw & TLBSD_ENTRY_VA_MASK), pages, 1ull << (9 * size)});
+      current_->entries.push_back({kind, vpn_of(raw & TLBSD_ENTRY_VA_MASK), pages, 1ull << (9 * size),
+                                   (raw & TLBSD_ENTRY_NONLEAF) != 0});
       break;
     }
     case kSbAgentAck:
@@ -125,6 +126,11 @@ void Scoreboard::handle(const Raw& e) {
       if (!current_) break;
       current_->finished = true;
       current_->err = (int)e.a;
+      // Targets the unit gave up on (ERR_TIMEOUT, CH_FAILED) are promised nothing.
+      current_->targets &= ~e.b;
+      // A bad entry or a bus error turned the request into one full flush.
+      if (current_->err == TLBSD_ERR_BAD_ENTRY || current_->err == TLBSD_ERR_BUS)
+        current_->entries.assign(1, Entry{TLBSD_KIND_ALL, 0, 1, 1});
       if (current_->acked != current_->targets) {
         char buf[160];
         std::snprintf(buf, sizeof buf, "cycle %" PRIu64 ": the unit completed %s with acknowledgements 0x%" PRIx64
@@ -268,7 +274,7 @@ static int coverage(const std::vector<Scoreboard::Entry>& entries, uint64_t vpn,
         // names (whatever the translation's size, rule 5): the first named
         // page at or after the translation's start lies inside it.
         const uint64_t i = vpn > e.vpn ? (vpn - e.vpn + e.stride - 1) / e.stride : 0;
-        if (i < e.pages && e.vpn + i * e.stride < vpn + span) best = std::max(best, 1);
+        if (i < e.pages && e.vpn + i * e.stride < vpn + span) best = std::max(best, e.nonleaf ? 2 : 1);
         break;
       }
       case TLBSD_KIND_ASID:
@@ -281,10 +287,11 @@ static int coverage(const std::vector<Scoreboard::Entry>& entries, uint64_t vpn,
   return best;
 }
 
-// r covered t (and succeeded), and t was read from memory before r started:
-// a hart may not use t once r is complete.
+// r covered t, and t was read from memory before r started: a hart r
+// promised (a target it did not give up on) may not use t once r is
+// complete. A request that ended with a bad entry or a bus error was a full
+// flush and covers everything.
 bool Scoreboard::stale_after(const Request& r, const Translation& t) const {
-  if (r.err != 0) return false;
   const int c = coverage(r.entries, t.vpn, t.span, t.pte);
   const uint64_t age = c == 2 ? std::min(t.leaf_age, t.nonleaf_age) : t.leaf_age;
   return c > 0 && age < r.start;

@@ -62,6 +62,7 @@ class Scoreboard {
   struct Entry {
     int kind;                   // TLBSD_KIND_*
     uint64_t vpn, pages, stride;  // the pages it names: vpn + i * stride for i < pages (in 4 KiB pages)
+    bool nonleaf = false;         // per-VA: non-leaf entries on the way are dropped too
   };
 
  private:
@@ -73,7 +74,7 @@ class Scoreboard {
     int serial;  // engine order; local sfence.vma: -1
     int channel, hart;  // channel; the hart of a local sfence.vma
     uint32_t ticket;
-    uint64_t targets, acked = 0;
+    uint64_t targets, acked = 0;  // targets: those it promises (not those it gave up on)
     uint64_t start, visible = 0;
     bool finished = false;
     int err = 0;

@@ -74,5 +74,5 @@ class Sim4HartConfig extends Config(new WithoutTLMonitors ++ new Debug4HartConfi
 
 /** The same SoCs without the unit: the baseline for area and for the
   * software-only shootdown path. */
-class Base2HartConfig extends Config(new WithoutTLMonitors ++ new WithShootdownCores(2) ++ new SimSoCBase)
-class Base4HartConfig extends Config(new WithoutTLMonitors ++ new WithShootdownCores(4) ++ new SimSoCBase)
+class NoUnit2HartConfig extends Config(new WithoutTLMonitors ++ new WithShootdownCores(2) ++ new SimSoCBase)
+class NoUnit4HartConfig extends Config(new WithoutTLMonitors ++ new WithShootdownCores(4) ++ new SimSoCBase)

@@ -28,9 +28,15 @@ object Mutants {
     "sync-one-early"     -> "STATUS.IDLE turns on when the channel's last posted request starts, not when it completes (post, then sync)",
     "lose-local-sfence"  -> "the agent takes the ITLB and page walker inputs in the cycle the hart's own sfence.vma needs them (rule 7)")
 
+  /** Test aids: switches of the same kind that break no rule but put the
+    * design in a state a test could not reach in reasonable time. */
+  val aids: Map[String, String] = Map(
+    "tickets-near-wrap" -> "every channel's ticket counter starts 16 below 2^32, so that a run crosses the wrap")
+
   /** High while knob `name` is on (in a run that asked for it). */
   def apply(name: String): Bool = {
-    require(all.contains(name), s"unknown mutant '$name' (${all.keys.toSeq.sorted.mkString(", ")})")
+    require(all.contains(name) || aids.contains(name),
+      s"unknown knob '$name' (${(all.keys ++ aids.keys).toSeq.sorted.mkString(", ")})")
     Module(new MutantSwitch(name)).io.on
   }
 }

@@ -22,7 +22,9 @@ import freechips.rocketchip.tilelink._
   * @param agentQueue  commands each flush agent buffers (a request of up to
   *                    this many pages costs each target one burst)
   * @param counterBits width of the performance counters (they wrap; INFO
-  *                    tells software the width) */
+  *                    tells software the width)
+  * @param timeout     reset value of TIMEOUT: cycles a request waits for a
+  *                    target before it gives up on it (about 10 ms at 100 MHz) */
 case class ShootdownParams(
   address: BigInt = 0x4000000,
   maxEntries: Int = 4096,
@@ -30,10 +32,12 @@ case class ShootdownParams(
   ceiling: Int = 128,
   listReads: Int = 4,
   agentQueue: Int = 32,
-  counterBits: Int = 40) {
+  counterBits: Int = 40,
+  timeout: Int = 1 << 20) {
   require(maxEntries >= 256, "requests must carry at least 256 entries")
   require(queueDepth >= 1 && listReads >= 1 && agentQueue >= 2)
   require(counterBits >= 32 && counterBits <= 64)
+  require(timeout >= 0)
   /** Bits that hold COUNT: up to maxEntries, plus one value above it. */
   val countBits = log2Ceil(maxEntries + 2)
   /** Bits that hold CEILING and a request's page count (each entry is at
@@ -55,6 +59,8 @@ class FlushCmd extends Bundle {
   val kind = UInt(2.W)
   val vpn  = UInt(FlushCmd.vpnBits.W)
   val asid = UInt(ShootdownMap.Entry.asidBits.W)
+  /** Per-VA kinds: drop cached non-leaf entries too (Entry NONLEAF). */
+  val nonLeaf = Bool()
 }
 
 /** The link from the unit to one hart's agent, seen from the unit. */
@@ -68,18 +74,24 @@ class AgentPort extends Bundle {
 
 class ShootdownRequest(nHarts: Int, addrBits: Int, countBits: Int) extends Bundle {
   val targets = UInt(nHarts.W)
+  /** SUBMIT_ONE: `entry` is the request's only entry and no list is read. */
+  val inline  = Bool()
   val list    = UInt(addrBits.W)
   val count   = UInt(countBits.W)
+  val entry   = UInt(64.W)
   val ticket  = UInt(32.W)
   override def cloneType = new ShootdownRequest(nHarts, addrBits, countBits).asInstanceOf[this.type]
 }
 
+/** @param owner the hart whose channel a client of the register port may
+  *              write and submit on (None: no channel) */
 class ShootdownUnit(
     val params: ShootdownParams,
     val nHarts: Int,
     val memBase: BigInt,
     val memSize: BigInt,
-    beatBytes: Int)(implicit p: Parameters) extends LazyModule {
+    beatBytes: Int,
+    val owner: TLClientParameters => Option[Int])(implicit p: Parameters) extends LazyModule {
   require(nHarts >= 1 && nHarts <= ShootdownMap.maxChannels,
     s"the shootdown unit serves 1 to ${ShootdownMap.maxChannels} harts, not $nHarts")
 
@@ -92,6 +104,11 @@ class ShootdownUnit(
         "tlb-shootdown,max-entries"    -> Seq(ResourceInt(params.maxEntries))))
     }
   }
+
+  /** Where the register port's requests come from: put before anything
+    * that merges the clients (a fragmenter), so the unit can tell whose
+    * each request is. */
+  val clientTap = TLIdentityNode()
 
   val regNode = TLRegisterNode(
     address   = Seq(AddressSet(params.address, ShootdownMap.windowBytes - 1)),
@@ -118,12 +135,33 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
 
   val (tl, edge) = outer.listNode.out.head
   val (irqs, _) = outer.intNode.out.head
+  val (regIn, regEdge) = outer.regNode.in.head
 
   private val beat = edge.manager.beatBytes
   require(beat == Entry.bytes, s"the list reader expects an ${Entry.bytes}-byte system bus, not $beat bytes")
   private val blockBytes = p(freechips.rocketchip.subsystem.CacheBlockBytes)
   private val lgBlock = log2Ceil(blockBytes)
-  private val entriesPerBlock = blockBytes / Entry.bytes
+
+  // Who may use which channel: the register port's clients by the hart they
+  // belong to, as they were at `clientTap`. A fragmenter after it merges
+  // them into one client and appends bits below their source ids
+  // (rocket-chip 1.2.6 TLFragmenter); those are shifted out again here. The
+  // register map answers in the cycle it takes the request (concurrency 0),
+  // so the requester is the source on the A channel then.
+  private val (_, tapEdge) = outer.clientTap.in.head
+  private val tapSources = tapEdge.client.endSourceId
+  private val sourceShift = log2Ceil(regEdge.client.endSourceId / tapSources)
+  require(regEdge.client.endSourceId == tapSources << sourceShift,
+    s"the shootdown unit cannot tell requesters apart: ${regEdge.client.endSourceId} source ids at its registers, $tapSources at its tap")
+  private val ownerRanges: Seq[Seq[IdRange]] = (0 until n).map { h =>
+    tapEdge.client.clients.filter(c => outer.owner(c) == Some(h)).map(_.sourceId)
+  }
+  ownerRanges.zipWithIndex.foreach { case (r, h) =>
+    require(r.nonEmpty, s"no client of the shootdown unit's register port belongs to hart $h " +
+      s"(clients: ${tapEdge.client.clients.map(_.name).mkString(", ")})")
+  }
+  private val requester = regIn.a.bits.source >> sourceShift
+  private def fromOwner(h: Int): Bool = ownerRanges(h).map(_.contains(requester)).reduce(_ || _)
 
   // Registers are only as wide as what they must tell apart. LIST holds
   // addresses up to just past the end of DRAM; a written value above that
@@ -134,20 +172,22 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   private val memEnd = outer.memBase + outer.memSize
   private val addrBits = log2Ceil(memEnd) + 1
   private val entryAddrBits = log2Ceil(Entry.bytes)
-  private def clampList(v: UInt): UInt =
+  private def clampAddr(v: UInt): UInt =
     Mux(v(63, addrBits).orR, Cat(Fill(addrBits - entryAddrBits, 1.U(1.W)), v(entryAddrBits - 1, 0)), v(addrBits - 1, 0))
   private def clampCount(v: UInt): UInt =
     Mux(v > prm.maxEntries.U, (prm.maxEntries + 1).U(prm.countBits.W), v(prm.countBits - 1, 0))
   private def clampTargets(v: UInt): UInt = Mux(v(63, n).orR, 0.U(n.W), v(n - 1, 0))
   private def newRequest = new ShootdownRequest(n, addrBits, prm.countBits)
-  private def clamped(r: UInt, clamp: UInt => UInt) = RegWriteFn((valid, data) => {
-    when (valid) { r := clamp(data) }
+  private def stored(r: UInt, clamp: UInt => UInt, allowed: Bool = true.B) = RegWriteFn((valid, data) => {
+    when (valid && allowed) { r := clamp(data) }
     true.B
   })
 
   // ------------------------------------------------------------ global state
   val ceiling = RegInit(prm.ceiling.U(prm.pageCountBits.W))
-  val ctrRequests, ctrEntries, ctrPages, ctrFallbacks, ctrErrors = RegInit(0.U(prm.counterBits.W))
+  val timeout = RegInit(prm.timeout.U(32.W))
+  val ctrRequests, ctrEntries, ctrPages, ctrFallbacks, ctrErrors, ctrTimeouts, ctrForeign =
+    RegInit(0.U(prm.counterBits.W))
   val agentCycles = RegInit(VecInit(Seq.fill(n)(0.U(prm.counterBits.W))))
   io.agents.zip(agentCycles).foreach { case (a, c) => when (a.busy) { c := c + 1.U } }
 
@@ -156,67 +196,107 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
     val targets = RegInit(0.U(n.W))
     val list    = RegInit(0.U(addrBits.W))
     val count   = RegInit(0.U(prm.countBits.W))
+    val entry   = RegInit(0.U(64.W))
     val posted  = RegInit(0.U(32.W))  // last ticket handed out
     val done    = RegInit(0.U(32.W))  // last ticket completed
     val errWord = RegInit(0.U(40.W))  // code << 32 | ticket
     val acked   = RegInit(0.U(n.W))
+    val failed  = RegInit(0.U(n.W))
     val irqEn   = RegInit(false.B)
     val irqPend = RegInit(false.B)
     val queue   = Module(new Queue(newRequest, prm.queueDepth))
     val submitError = WireDefault(false.B)
+    val foreign = WireDefault(false.B)
+    val own = fromOwner(index)
+
+    // Limits, set by firmware on page 0.
+    val listBase  = RegInit(outer.memBase.U(addrBits.W))
+    val listLimit = RegInit(memEnd.U(addrBits.W))
+    val allowed   = RegInit(((BigInt(1) << n) - 1).U(n.W))
+
+    /** The ticket after `t`: tickets count 1 .. 2^32 - 1 and never 0, which
+      * SUBMIT uses for "queue full". */
+    private def nextTicket(t: UInt): UInt = Mux(t.andR, 1.U, t + 1.U)
+    val ticket = nextTicket(posted)
+    val full = !queue.io.enq.ready
 
     val listEnd = list +& (count << entryAddrBits)
-    val code = MuxCase(0.U(8.W), Seq(
-      (targets === 0.U)                                    -> Err.badTargets.value.U,
+    val targetsCode = Mux(targets === 0.U, Err.badTargets.value.U, Mux((targets & ~allowed) =/= 0.U, Err.denied.value.U, 0.U))
+    val listCode = MuxCase(0.U(8.W), Seq(
+      (targetsCode =/= 0.U)                                 -> targetsCode,
       (count === 0.U || count > prm.maxEntries.U)           -> Err.badCount.value.U,
       (list(entryAddrBits - 1, 0) =/= 0.U)                  -> Err.badAlign.value.U,
-      (list < outer.memBase.U || listEnd > memEnd.U)        -> Err.badRange.value.U))
-    val full = !queue.io.enq.ready
-    val ticket = posted + 1.U
+      (list < outer.memBase.U || listEnd > memEnd.U)        -> Err.badRange.value.U,
+      (list < listBase || listEnd > listLimit)              -> Err.denied.value.U))
+    val entryCode = Mux(targetsCode =/= 0.U, targetsCode, Mux(EntryExpander.reserved(entry), Err.badEntry.value.U, 0.U))
+
     queue.io.enq.valid := false.B
     queue.io.enq.bits.targets := targets
     queue.io.enq.bits.list := list
     queue.io.enq.bits.count := count
+    queue.io.enq.bits.entry := entry
     queue.io.enq.bits.ticket := ticket
+    queue.io.enq.bits.inline := false.B
 
-    /** SUBMIT: a read that submits. Its answer is computed from the state of
-      * the cycle the read is performed in, so it always tells the truth. */
-    val submitAnswer = Mux(code =/= 0.U, 0.U(64.W) - code, Mux(full, submitBusy.U(64.W), ticket))
-    val submit = RegReadFn(ready => {
+    /** SUBMIT and SUBMIT_ONE: reads that submit. The answer is computed from
+      * the state of the cycle the read is performed in, so it always tells
+      * the truth. Another hart's read submits nothing and leaves ERROR alone. */
+    private def submitter(code: UInt, inline: Boolean) = RegReadFn(ready => {
       when (ready) {
-        when (code =/= 0.U) {
+        when (!own) {
+          foreign := true.B
+        } .elsewhen (code =/= 0.U) {
           errWord := Cat(code, 0.U(32.W))
           submitError := true.B
         } .elsewhen (!full) {
           queue.io.enq.valid := true.B
+          queue.io.enq.bits.inline := inline.B
           posted := ticket
         }
       }
-      (true.B, submitAnswer)
+      val answer = Mux(!own, 0.U(64.W) - Err.foreign.value.U,
+        Mux(code =/= 0.U, 0.U(64.W) - code, Mux(full, submitBusy.U(64.W), ticket)))
+      (true.B, answer)
     })
     /** STATUS.IDLE: every ticket handed out has completed. */
     val idle = WireDefault(posted === done)
     irqs(index) := irqEn && irqPend
 
+    /** A write from another hart is dropped and counted. */
+    private def ownWrite(f: (Bool, UInt) => Unit) = RegWriteFn((valid, data) => {
+      when (valid) {
+        when (own) { f(valid, data) } .otherwise { foreign := true.B }
+      }
+      true.B
+    })
+    private def plain(r: UInt, clamp: UInt => UInt = identity) = ownWrite((_, d) => r := clamp(d))
+
     def regs: Seq[(Int, Seq[RegField])] = {
       def at(r: RegDesc) = channelBase(index) + r.offset
-      def desc(r: RegDesc) = RegFieldDesc(s"ch${index}_${r.name.toLowerCase}", r.doc)
+      def field(r: RegDesc, rd: RegReadFn, wr: Option[RegWriteFn] = None) =
+        at(r) -> Seq(RegField(r.bits, rd, wr.getOrElse(RegWriteFn((_: Bool, _: UInt) => true.B)), r.regFieldDesc(s"ch${index}_")))
       Seq(
-        at(Channel.targets) -> Seq(RegField(64, RegReadFn(targets.pad(64)), clamped(targets, clampTargets), desc(Channel.targets))),
-        at(Channel.list)    -> Seq(RegField(64, RegReadFn(list.pad(64)), clamped(list, clampList), desc(Channel.list))),
-        at(Channel.count)   -> Seq(RegField(32, RegReadFn(count.pad(32)), clamped(count, clampCount), desc(Channel.count))),
-        at(Channel.submit)  -> Seq(RegField.r(64, submit, desc(Channel.submit))),
-        at(Channel.status)  -> Seq(RegField.r(33, Cat(idle, done), desc(Channel.status))),
-        at(Channel.error)   -> Seq(RegField(40, RegReadFn(errWord), RegWriteFn((valid, _) => {
-          when (valid) { errWord := 0.U }
-          true.B
-        }), desc(Channel.error))),
-        at(Channel.acked)   -> Seq(RegField.r(n, acked, desc(Channel.acked))),
-        at(Channel.irqEnable)  -> Seq(RegField(1, irqEn, desc(Channel.irqEnable))),
-        at(Channel.irqPending) -> Seq(RegField(1, RegReadFn(irqPend), RegWriteFn((valid, data) => {
-          when (valid && data(0)) { irqPend := false.B }
-          true.B
-        }), desc(Channel.irqPending))))
+        field(Channel.targets, RegReadFn(targets.pad(64)), Some(plain(targets, clampTargets))),
+        field(Channel.list, RegReadFn(list.pad(64)), Some(plain(list, clampAddr))),
+        field(Channel.count, RegReadFn(count.pad(32)), Some(plain(count, clampCount))),
+        field(Channel.submit, submitter(listCode, inline = false)),
+        field(Channel.status, RegReadFn(Cat(errWord =/= 0.U, idle, done).pad(64))),
+        field(Channel.error, RegReadFn(errWord.pad(64)), Some(ownWrite((_, _) => errWord := 0.U))),
+        field(Channel.acked, RegReadFn(acked.pad(64))),
+        field(Channel.irqEnable, RegReadFn(irqEn), Some(plain(irqEn, _(0)))),
+        field(Channel.irqPending, RegReadFn(irqPend), Some(ownWrite((_, d) => when (d(0)) { irqPend := false.B }))),
+        field(Channel.failed, RegReadFn(failed.pad(64))),
+        field(Channel.entry, RegReadFn(entry), Some(plain(entry))),
+        field(Channel.submitOne, submitter(entryCode, inline = true)))
+    }
+
+    def limitRegs: Seq[(Int, Seq[RegField])] = {
+      def at(r: RegDesc) = Global.limits + Global.limitStride * index + r.offset
+      def desc(r: RegDesc, reset: BigInt) = r.regFieldDesc(s"ch${index}_", Some(reset))
+      Seq(
+        at(Limit.listBase)  -> Seq(RegField(64, RegReadFn(listBase.pad(64)), stored(listBase, clampAddr), desc(Limit.listBase, outer.memBase))),
+        at(Limit.listLimit) -> Seq(RegField(64, RegReadFn(listLimit.pad(64)), stored(listLimit, clampAddr), desc(Limit.listLimit, memEnd))),
+        at(Limit.allowed)   -> Seq(RegField(64, RegReadFn(allowed.pad(64)), stored(allowed, v => v(n - 1, 0)), desc(Limit.allowed, (BigInt(1) << n) - 1))))
     }
   }
   val channels = Seq.tabulate(n)(new Channel(_))
@@ -224,231 +304,143 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   // ------------------------------------------------------------ registers
   // Mapped before the engine so that its updates (completion, interrupt
   // pending) win over a software write in the same cycle.
-  def at(r: RegDesc) = r.offset
-  def gdesc(r: RegDesc) = RegFieldDesc(r.name.toLowerCase, r.doc)
-  val info = Cat(prm.maxEntries.U(32.W), 0.U(8.W), prm.counterBits.U(8.W), n.U(8.W), version.U(8.W))
+  private def at(r: RegDesc) = r.offset
+  private def gdesc(r: RegDesc, reset: Option[BigInt] = None) = r.regFieldDesc("", reset.orElse(r.reset))
+  private def counter(r: RegDesc, c: UInt) = at(r) -> Seq(RegField.r(prm.counterBits, c, gdesc(r)))
+  private def saturate(bits: Int)(v: UInt): UInt = Mux(v(31, bits).orR, Fill(bits, 1.U(1.W)), v(bits - 1, 0))
+  private val info = BigInt(prm.maxEntries) << 32 | BigInt(prm.counterBits) << 16 | BigInt(n) << 8 | version
   val global = Seq(
-    at(Global.info)      -> Seq(RegField.r(64, info, gdesc(Global.info))),
-    at(Global.ceiling)   -> Seq(RegField(32, RegReadFn(ceiling.pad(32)), clamped(ceiling, v =>
-      Mux(v(31, prm.pageCountBits).orR, Fill(prm.pageCountBits, 1.U(1.W)), v(prm.pageCountBits - 1, 0))), gdesc(Global.ceiling))),
-    at(Global.requests)  -> Seq(RegField.r(prm.counterBits, ctrRequests, gdesc(Global.requests))),
-    at(Global.entries)   -> Seq(RegField.r(prm.counterBits, ctrEntries, gdesc(Global.entries))),
-    at(Global.pages)     -> Seq(RegField.r(prm.counterBits, ctrPages, gdesc(Global.pages))),
-    at(Global.fallbacks) -> Seq(RegField.r(prm.counterBits, ctrFallbacks, gdesc(Global.fallbacks))),
-    at(Global.errors)    -> Seq(RegField.r(prm.counterBits, ctrErrors, gdesc(Global.errors)))) ++
+    at(Global.info)    -> Seq(RegField.r(64, info.U(64.W), gdesc(Global.info, Some(info)))),
+    at(Global.ceiling) -> Seq(RegField(32, RegReadFn(ceiling.pad(32)), stored(ceiling, saturate(prm.pageCountBits)),
+      gdesc(Global.ceiling, Some(prm.ceiling)))),
+    at(Global.timeout) -> Seq(RegField(32, timeout, gdesc(Global.timeout, Some(prm.timeout)))),
+    counter(Global.requests, ctrRequests),
+    counter(Global.entries, ctrEntries),
+    counter(Global.pages, ctrPages),
+    counter(Global.fallbacks, ctrFallbacks),
+    counter(Global.errors, ctrErrors),
+    counter(Global.timeouts, ctrTimeouts),
+    counter(Global.foreign, ctrForeign)) ++
     agentCycles.zipWithIndex.map { case (c, i) =>
-      (at(Global.agentCycles) + 8 * i) -> Seq(RegField.r(prm.counterBits, c, RegFieldDesc(s"agent_cycles_$i", Global.agentCycles.doc)))
+      (at(Global.agentCycles) + 8 * i) -> Seq(RegField.r(prm.counterBits, c, Global.agentCycles.regFieldDesc(s"hart${i}_")))
     }
-  outer.regNode.regmap((global ++ channels.flatMap(_.regs)): _*)
+  outer.regNode.regmap((global ++ channels.flatMap(_.limitRegs) ++ channels.flatMap(_.regs)): _*)
 
   // ------------------------------------------------------------ engine
-  // One request at a time, channels served round-robin.
+  // One request at a time, channels served round-robin: the list reader
+  // streams its entries to the expander (a SUBMIT_ONE request's entry goes
+  // there directly), whose commands the broadcaster hands to every target.
   val arb = Module(new RRArbiter(newRequest, n))
   channels.zip(arb.io.in).foreach { case (c, in) => in <> c.queue.io.deq }
 
-  val sIdle :: sRun :: sWait :: Nil = Enum(3)
-  val state = RegInit(sIdle)
+  val busy = RegInit(false.B)
   val req = Reg(newRequest)
   val chan = Reg(UInt(log2Ceil(n max 2).W))
-  arb.io.out.ready := state === sIdle
-
-  // Request-scoped flags.
-  val abort    = RegInit(false.B)  // stop reading and expanding: a full flush replaces the rest
-  val needAll  = RegInit(false.B)  // a full flush must still be broadcast
-  val errCode  = RegInit(0.U(8.W))
-  val pagesSent = Reg(UInt(prm.pageCountBits.W))
-  val ackedNow = RegInit(0.U(n.W))
-
-  // List geometry.
-  val firstBlock = req.list >> lgBlock
-  val listEnd = req.list +& (req.count << entryAddrBits)
-  val nBlocks = ((listEnd + (blockBytes - 1).U) >> lgBlock) - firstBlock
-  val issued = Reg(UInt(log2Ceil(prm.maxEntries / entriesPerBlock + 2).W))
-
-  // ---- list reader (TileLink client)
-  // Every block read has room reserved in entryQ before its Get goes out, so
-  // the unit always takes its D beats at once. Holding D (or a coherence
-  // manager's tracker) until an agent made progress would deadlock: the
-  // agents' D$s may need that same manager to get there.
-  val entryQ = Module(new Queue(UInt(64.W), prm.listReads * entriesPerBlock))
-  val reserved = RegInit(0.U(log2Ceil(prm.listReads * entriesPerBlock + 1).W))  // beats promised to Gets in flight
-  val room = entryQ.io.count +& reserved +& entriesPerBlock.U <= (prm.listReads * entriesPerBlock).U
-  val srcBusy = RegInit(0.U(prm.listReads.W))
-  val srcBlock = Reg(Vec(prm.listReads, chiselTypeOf(issued)))  // block number within the list
-  val freeSrc = PriorityEncoder(~srcBusy)
-  val haveSrc = !srcBusy.andR
-  val block = firstBlock +& issued
-  val blockAddr = block << lgBlock
-  tl.a.valid := state === sRun && !abort && issued < nBlocks && haveSrc && room
-  tl.a.bits := edge.Get(freeSrc, blockAddr(edge.bundle.addressBits - 1, 0), lgBlock.U)._2
-  val aSet = Mux(tl.a.fire(), UIntToOH(freeSrc, prm.listReads), 0.U)
-  when (tl.a.fire()) {
-    srcBlock(freeSrc) := issued
-    issued := issued + 1.U
+  arb.io.out.ready := !busy
+  val start = arb.io.out.fire()
+  when (start) {
+    req := arb.io.out.bits
+    chan := arb.io.chosen
+    busy := true.B
   }
 
-  val (_, dLast, _, dCount) = edge.count(tl.d)
-  // Beats count in entries from the start of the list's first block.
-  val beatPos = Cat(srcBlock(tl.d.bits.source), dCount(lgBlock - entryAddrBits - 1, 0))
-  val firstPos = req.list(lgBlock - 1, entryAddrBits)
-  val inList = beatPos >= firstPos && beatPos < firstPos +& req.count
-  val dBad = tl.d.bits.denied || tl.d.bits.corrupt
-  val keep = inList && !abort && !dBad
-  entryQ.io.enq.valid := tl.d.valid && keep
-  entryQ.io.enq.bits := tl.d.bits.data
+  val readerParams = ListReaderParams(addrBits, prm.countBits, prm.maxEntries, blockBytes, prm.listReads)
+  val reader = Module(new ListReader(readerParams))
+  val expander = Module(new EntryExpander(EntryExpanderParams(prm.countBits, prm.pageCountBits)))
+  val broadcaster = Module(new Broadcaster(BroadcasterParams(n, prm.agentQueue)))
+
+  reader.io.start := start && !arb.io.out.bits.inline
+  reader.io.list := req.list
+  reader.io.count := req.count
+  reader.io.stop := !busy || expander.io.stopReading || req.inline
+  // The reader's plain bundles on the TileLink client port.
+  tl.a.valid := reader.io.get.valid
+  reader.io.get.ready := tl.a.ready
+  tl.a.bits := edge.Get(reader.io.get.bits.source, reader.io.get.bits.addr.pad(edge.bundle.addressBits), lgBlock.U)._2
   tl.d.ready := true.B
-  assert(!(tl.d.valid && keep && !entryQ.io.enq.ready), "shootdown unit: list beat without reserved room")
-  reserved := reserved + Mux(tl.a.fire(), entriesPerBlock.U, 0.U) - Mux(tl.d.fire(), 1.U, 0.U)
-  val dClr = Mux(tl.d.fire() && dLast, UIntToOH(tl.d.bits.source, prm.listReads), 0.U)
-  srcBusy := (srcBusy | aSet) & ~dClr
+  reader.io.beat.valid := tl.d.valid
+  reader.io.beat.bits.source := tl.d.bits.source
+  reader.io.beat.bits.data := tl.d.bits.data
+  reader.io.beat.bits.bad := tl.d.bits.denied || tl.d.bits.corrupt
   tl.b.ready := true.B
   tl.c.valid := false.B
   tl.e.valid := false.B
 
-  val readerDone = (abort || issued === nBlocks) && srcBusy === 0.U && !tl.a.valid
+  // A SUBMIT_ONE entry, offered to the expander once.
+  val inlineLeft = RegInit(false.B)
+  when (start) { inlineLeft := arb.io.out.bits.inline }
+  val entries = Wire(Decoupled(UInt(64.W)))
+  entries.valid := Mux(req.inline, inlineLeft, reader.io.entries.valid)
+  entries.bits := Mux(req.inline, req.entry, reader.io.entries.bits)
+  reader.io.entries.ready := entries.ready && !req.inline
+  when (entries.fire() && req.inline) { inlineLeft := false.B }
 
-  // ---- expander: entries to per-page commands
-  val e = entryQ.io.deq.bits
-  val eKind  = e(Entry.kindShift + Entry.kindBits - 1, Entry.kindShift)
-  val eSize  = e(Entry.sizeShift + Entry.sizeBits - 1, Entry.sizeShift)
-  val ePages = e(Entry.pagesShift + Entry.pagesBits - 1, Entry.pagesShift)  // pages - 1
-  val eVpn   = e(Entry.vaTop, Entry.vaShift)
-  val eAsid  = e(Entry.asidShift + Entry.asidBits - 1, Entry.asidShift)
-  val perVa  = eKind === Entry.kindVaAsid.value.U || eKind === Entry.kindVaAll.value.U
-  val badSize = perVa && eSize >= Entry.sizes.size.U
-  val pageIdx = RegInit(0.U((Entry.pagesBits + 1).W))
-  val strideShift =
-    Mux(Mutants("superpage-4k-stride"), 0.U,
-      MuxLookup(eSize, 0.U, Entry.sizeLog2.zipWithIndex.map { case (l, i) => i.U -> (l - Entry.vaShift).U }))
-  /** Entries the expander has taken from entryQ in this request. */
-  val entriesTaken = Reg(UInt(prm.countBits.W))
-  when (entryQ.io.deq.fire()) { entriesTaken := entriesTaken + 1.U }
-  val dropThis = Mutants("drop-last-entry") && req.count > 1.U && entriesTaken === req.count - 1.U
-  val overCeiling = perVa && pagesSent >= ceiling
+  expander.io.start := start
+  private def entryCount(r: ShootdownRequest) = Mux(r.inline, 1.U, r.count)
+  expander.io.count := Mux(start, entryCount(arb.io.out.bits), entryCount(req))
+  expander.io.ceiling := ceiling
+  expander.io.entries <> entries
+  expander.io.readerDone := reader.io.done
+  expander.io.busError := reader.io.busError
 
-  val out = Wire(Decoupled(new FlushCmd))
-  out.valid := false.B
-  out.bits.end := false.B
-  out.bits.kind := eKind
-  out.bits.vpn := eVpn + (pageIdx << strideShift)
-  out.bits.asid := eAsid
-  entryQ.io.deq.ready := false.B
+  broadcaster.io.start := start
+  broadcaster.io.targets := req.targets
+  broadcaster.io.timeout := timeout
+  broadcaster.io.cmd <> expander.io.cmd
+  io.agents <> broadcaster.io.agents
 
-  val endSent = RegInit(false.B)
-  when (state === sRun) {
-    when (needAll) {
-      out.valid := true.B
-      out.bits.kind := Entry.kindAll.value.U
-      when (out.fire()) { needAll := false.B }
-    } .elsewhen (abort) {
-      entryQ.io.deq.ready := true.B  // discard what was already read
-      out.valid := readerDone && !entryQ.io.deq.valid
-      out.bits.end := true.B
-    } .elsewhen (entryQ.io.deq.valid) {
-      when (dropThis) {
-        entryQ.io.deq.ready := true.B
-      } .elsewhen (badSize) {
-        errCode := Err.badEntry.value.U
-        abort := true.B
-        needAll := true.B
-      } .elsewhen (overCeiling) {
-        abort := true.B
-        needAll := true.B
-        ctrFallbacks := ctrFallbacks + 1.U
-      } .otherwise {
-        out.valid := true.B
-        val lastPage = !perVa || pageIdx === ePages
-        when (out.fire()) {
-          when (perVa) { pagesSent := pagesSent + 1.U }
-          pageIdx := Mux(lastPage, 0.U, pageIdx + 1.U)
-          entryQ.io.deq.ready := lastPage
-          when (lastPage) { ctrEntries := ctrEntries + 1.U }
-        }
-      }
-    } .elsewhen (readerDone) {
-      out.valid := true.B
-      out.bits.end := true.B
-    }
-    when (tl.d.fire() && dBad && !abort) {
-      errCode := Err.busError.value.U
-      abort := true.B
-      needAll := true.B
-    }
-  }
-  when (out.fire() && !out.bits.end) { ctrPages := ctrPages + 1.U }
+  val complete = broadcaster.io.complete
+  val failed = broadcaster.io.failed
+  val errCode = Mux(failed =/= 0.U, Err.timeout.value.U, expander.io.errCode)
+  when (complete) { busy := false.B }
 
-  // ---- broadcaster: each command goes to every target; the next one waits
-  // until all have taken it.
-  val cur = Reg(new FlushCmd)
-  val pend = RegInit(0.U(n.W))
-  val takes = VecInit(io.agents.map(_.cmd.fire())).asUInt
-  val remaining = pend & ~takes
-  out.ready := remaining === 0.U
-  pend := Mux(out.fire(), req.targets, remaining)
-  when (out.fire()) { cur := out.bits }
-  io.agents.zipWithIndex.foreach { case (a, i) =>
-    a.cmd.valid := pend(i)
-    a.cmd.bits := cur
-  }
-
-  // ---- acknowledgements and completion
-  val acks = VecInit(io.agents.map(_.ack)).asUInt
-  ackedNow := ackedNow | acks
-  when (out.fire() && out.bits.end) { state := sWait }
-
-  val complete = state === sWait && pend === 0.U && (ackedNow | acks) === req.targets
-  val completeErrors = Mux(complete && errCode =/= 0.U, 1.U, 0.U)
-  ctrErrors := ctrErrors + PopCount(channels.map(_.submitError)) + completeErrors
-
-  when (arb.io.out.fire()) {
-    val r = arb.io.out.bits
-    req := r
-    chan := arb.io.chosen
-    state := sRun
-    issued := 0.U
-    entriesTaken := 0.U
-    pagesSent := 0.U
-    pageIdx := 0.U
-    ackedNow := 0.U
-    errCode := 0.U
-    // A list longer than the ceiling (each entry is at least one page) is
-    // not even read.
-    val tooLong = r.count > ceiling
-    abort := tooLong
-    needAll := tooLong
-    when (tooLong) { ctrFallbacks := ctrFallbacks + 1.U }
-  }
-  when (complete) {
-    state := sIdle
-    ctrRequests := ctrRequests + 1.U
-  }
+  val foreign = channels.map(_.foreign)
+  when (expander.io.entryDone) { ctrEntries := ctrEntries + 1.U }
+  when (expander.io.cmd.fire() && !expander.io.cmd.bits.end) { ctrPages := ctrPages + 1.U }
+  when (complete && expander.io.fallback && errCode === 0.U) { ctrFallbacks := ctrFallbacks + 1.U }
+  when (complete) { ctrRequests := ctrRequests + 1.U }
+  ctrErrors := ctrErrors + PopCount(channels.map(_.submitError)) + (complete && errCode =/= 0.U)
+  ctrTimeouts := ctrTimeouts + PopCount(broadcaster.io.gaveUp)
+  ctrForeign := ctrForeign + PopCount(foreign)
 
   val syncOneEarly = Mutants("sync-one-early")
   channels.foreach { c =>
     val mine = chan === c.index.U
-    when (state =/= sIdle && mine) { c.acked := ackedNow | acks }
-    when (arb.io.out.fire() && arb.io.chosen === c.index.U) { c.acked := 0.U }
+    when (busy && mine) { c.acked := broadcaster.io.acked }
+    when (start && arb.io.chosen === c.index.U) { c.acked := 0.U }
     when (complete && mine) {
       c.done := req.ticket
       when (errCode =/= 0.U) { c.errWord := Cat(errCode, req.ticket) }
+      when (failed =/= 0.U) { c.failed := failed }
       when (req.ticket === c.posted) { c.irqPend := true.B }
     }
-    when (syncOneEarly && state =/= sIdle && mine && req.ticket === c.posted) { c.idle := true.B }
+    when (syncOneEarly && busy && mine && req.ticket === c.posted) { c.idle := true.B }
+  }
+
+  // A test aid, not a mutant: tickets start just below the wrap.
+  private val presetDone = RegInit(false.B)
+  presetDone := true.B
+  when (!presetDone && Mutants("tickets-near-wrap")) {
+    channels.foreach { c =>
+      c.posted := ((BigInt(1) << 32) - 16).U
+      c.done := ((BigInt(1) << 32) - 16).U
+    }
   }
 
   probes()
 
   /** What the co-simulation scoreboard (sim/scoreboard.cpp) watches here:
-    * each request as the engine takes it, the list entries as read from
-    * memory (before the expander, so it judges what was asked, not what
-    * was sent), each agent's acknowledgement, the engine's completion, and
-    * what every channel's STATUS shows. */
+    * each request as the engine takes it, its entries (as the expander
+    * takes them, so it judges what was asked, not what was sent), each
+    * agent's acknowledgement, the engine's completion, and what every
+    * channel's STATUS shows. */
   private def probes(): Unit = {
     import ScoreboardEvent._
     ScoreboardProbe(unitStart, arb.io.out.fire(), arb.io.chosen, arb.io.out.bits.ticket, arb.io.out.bits.targets)
-    ScoreboardProbe(unitEntry, entryQ.io.enq.fire(), 0.U, entryQ.io.enq.bits)
-    ScoreboardProbe(unitDone, complete, chan, errCode)
-    io.agents.zipWithIndex.foreach { case (a, i) => ScoreboardProbe(agentAck, a.ack, i.U) }
+    ScoreboardProbe(unitEntry, entries.fire(), 0.U, entries.bits)
+    ScoreboardProbe(unitDone, complete, chan, errCode, failed)
+    // Acknowledgements that count: not those owed to a request that gave up.
+    (0 until n).foreach(i => ScoreboardProbe(agentAck, broadcaster.io.ackNow(i), i.U))
     channels.foreach { c =>
       val shown = Mux(c.idle, c.posted, c.done)
       ScoreboardProbe(chanVisible, shown =/= RegNext(shown, 0.U), c.index.U, shown, c.idle)

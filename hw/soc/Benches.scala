@@ -2,7 +2,9 @@
 //   ./mill hw.runMain shootdown.soc.ElaborateBench --top agent|unit --out DIR
 // `agent` is the FlushAgent alone; `unit` is the ShootdownUnit with its
 // register port, list-read port, agent links and interrupts as plain IOs
-// (TileLink monitors on both TileLink ports).
+// (TileLink monitors on both TileLink ports). On the register port, source
+// h (0 until harts) is hart h, which owns channel h, and source `harts` is
+// a requester that owns no channel.
 package shootdown.soc
 
 import java.io.File
@@ -25,15 +27,18 @@ object BenchParams {
 
 class UnitBench(implicit p: Parameters) extends LazyModule {
   import BenchParams._
-  val unit = LazyModule(new ShootdownUnit(BenchParams.unit, harts, memBase, memSize, beatBytes = 8))
-  val cpu = TLClientNode(Seq(TLClientPortParameters(Seq(TLClientParameters("bench-cpu", sourceId = IdRange(0, 1))))))
+  val unit = LazyModule(new ShootdownUnit(BenchParams.unit, harts, memBase, memSize, beatBytes = 8,
+    owner = c => Some(c.sourceId.start).filter(_ < harts)))
+  val cpu = TLClientNode(Seq(TLClientPortParameters(
+    Seq.tabulate(harts)(h => TLClientParameters(s"bench-hart-$h", sourceId = IdRange(h, h + 1))) :+
+      TLClientParameters("bench-stranger", sourceId = IdRange(harts, harts + 1)))))
   val mem = TLManagerNode(Seq(TLManagerPortParameters(Seq(TLManagerParameters(
     address     = Seq(AddressSet(memBase, memSize - 1)),
     regionType  = RegionType.UNCACHED,
     supportsGet = TransferSizes(1, 64),
     mayDenyGet  = true)), beatBytes = 8)))
   val irqSink = IntSinkNode(IntSinkPortSimple())
-  unit.regNode := cpu
+  unit.regNode := unit.clientTap := cpu
   mem := unit.listNode
   irqSink := unit.intNode
 

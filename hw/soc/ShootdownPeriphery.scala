@@ -1,6 +1,10 @@
 // Attaches the batched shootdown unit: registers on the pbus, its list reader
 // on the sbus, one completion interrupt per channel to the PLIC, and a
 // point-to-point link to every tile's flush agent.
+//
+// Hart h's channel takes writes and submissions only from clients inside
+// tile h, told apart by TileLink source id: the unit sees the clients at its
+// `clientTap`, before the fragmenter merges them.
 package shootdown.soc
 
 import freechips.rocketchip.diplomacy._
@@ -12,8 +16,11 @@ import shootdown.tile.{HasShootdownTiles, HasShootdownTilesModuleImp}
 trait CanHavePeripheryBatchedShootdown { this: BaseSubsystem with HasShootdownTiles =>
   val shootdownUnit = p(ShootdownKey).map { params =>
     val mem = p(ExtMem).getOrElse(throw new IllegalArgumentException("the shootdown unit reads lists from ExtMem, which is not configured")).master
-    val unit = LazyModule(new ShootdownUnit(params, p(RocketTilesKey).size, mem.base, mem.size, pbus.beatBytes))
-    unit.regNode := pbus.coupleTo("tlb-shootdown") { TLFragmenter(pbus) := _ }
+    val tiles = shootdownTiles
+    def owner(c: TLClientParameters): Option[Int] =
+      Some(tiles.indexWhere(t => c.nodePath.exists(_.parents.contains(t)))).filter(_ >= 0)
+    val unit = LazyModule(new ShootdownUnit(params, p(RocketTilesKey).size, mem.base, mem.size, pbus.beatBytes, owner))
+    pbus.coupleTo("tlb-shootdown") { unit.regNode := TLFragmenter(pbus) := unit.clientTap := _ }
     sbus.fromPort(Some("tlb-shootdown-list"))() := unit.listNode
     ibus.fromSync := unit.intNode
     unit

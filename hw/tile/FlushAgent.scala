@@ -32,6 +32,8 @@ class FlushAgentIO extends Bundle {
   val blockCore = Output(Bool())
   /** The D$ has no access in flight (HellaCacheIO.ordered). */
   val ordered = Input(Bool())
+  /** The I$ has no refill in flight and none about to start. */
+  val fetchIdle = Input(Bool())
   /** The agent waits this cycle because the core's own sfence has the
     * ITLB and PTW inputs (for the scoreboard's race counters). */
   val deferred = Output(Bool())
@@ -46,8 +48,9 @@ class FlushAgentIO extends Bundle {
   * of a request: the ITLB gets a non-global flush (a full one if the request
   * covered global mappings), twice, because a refill landing in the same
   * cycle as a flush survives it; then the core's D$ port is held until the
-  * D$ reports `ordered`, so every access translated before the flush has
-  * been performed; then the ack. docs/shootdown-unit.md has the argument.
+  * D$ reports `ordered` and the I$ has no refill in flight, so every access
+  * and every fetch translated before the flush has been performed; then the
+  * ack. docs/shootdown-unit.md has the argument.
   *
   * Two mutants (hw/devices/Mutants.scala) live here: "ack-before-drain"
   * acknowledges as soon as the `end` command arrives, before the queued
@@ -99,6 +102,9 @@ class FlushAgent(queueDepth: Int) extends Module {
 
   io.ptw.valid := io.dtlb.fire()
   io.ptw.bits := sf
+  // NONLEAF: the page walker's cache of non-leaf entries is dropped only by
+  // a flush that names no VA (Rocket's PTW), so send it one.
+  when (c.nonLeaf) { io.ptw.bits.rs1 := false.B }
 
   q.ready := state === sRun && (c.end || io.dtlb.fire())
   when (io.dtlb.fire()) { bursting := true.B }
@@ -122,7 +128,7 @@ class FlushAgent(queueDepth: Int) extends Module {
   io.blockCore := state === sDrain
   val held = RegInit(0.U(2.W))
   held := Mux(io.blockCore, Mux(held === 2.U, 2.U, held + 1.U), 0.U)
-  when (state === sDrain && held === 2.U && (io.ordered || Mutants("ack-before-ordered"))) {
+  when (state === sDrain && held === 2.U && ((io.ordered && io.fetchIdle) || Mutants("ack-before-ordered"))) {
     ack := true.B
     state := sRun
   }

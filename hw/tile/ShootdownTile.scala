@@ -142,6 +142,19 @@ class ShootdownTileModuleImp(outer: ShootdownTile) extends RocketTileModuleImp(o
     dport.s1_data.mask := 0.U
   }
   agent.io.ordered := dport.ordered
+  // An I$ refill translated through an ITLB entry the request drops may
+  // still be reading memory: the agent waits for it too. Rocket exposes no
+  // such signal, so it is bored out of the I$ (`refill_valid`, and the
+  // refill's request in the cycle before it).
+  private val icacheImp = outer.frontend.module.icache
+  agent.io.fetchIdle := !tap(icacheImp.refill_valid) && !tap(icacheImp.tl_out.a.valid)
+
+  /** A signal of a module below the frontend, wired up here. */
+  private def tap[T <: Data](source: T): T = {
+    val sink = WireInit(0.U.asTypeOf(source))
+    BoringUtils.bore(source, Seq(sink))
+    sink
+  }
 
   probes()
 
@@ -185,12 +198,7 @@ class ShootdownTileModuleImp(outer: ShootdownTile) extends RocketTileModuleImp(o
     // takes the ITLB's PA unless killed (ITLB miss, redirect, replay);
     // stage 2 reports it unless killed (fetch fault, or a miss it may not
     // refill speculatively).
-    val icache = outer.frontend.module.icache.io
-    def tap[T <: Data](source: T): T = {
-      val sink = WireInit(0.U.asTypeOf(source))
-      BoringUtils.bore(source, Seq(sink))
-      sink
-    }
+    val icache = icacheImp.io
     val f1 = RegNext(tap(icache.req.valid) && tap(icache.req.ready), false.B)
     val f2 = RegNext(f1 && !tap(icache.s1_kill), false.B)
     val f2Pa = RegNext(tap(icache.s1_paddr))

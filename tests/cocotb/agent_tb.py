@@ -1,8 +1,8 @@
 """cocotb bench of the FlushAgent alone (hw/tile/FlushAgent.scala).
 
 Random commands arrive with random gaps; the D$ port, the core's use of the
-ITLB/PTW sfence inputs and the D$ `ordered` signal change at random every
-cycle. The agent must carry out exactly what shootdown_ref.agent_events says,
+ITLB/PTW sfence inputs, the D$ `ordered` signal and the I$ `fetchIdle`
+signal change at random every cycle. The agent must carry out exactly what shootdown_ref.agent_events says,
 in order, and every cycle must obey the port rules below."""
 import random
 
@@ -21,24 +21,24 @@ def field(dut, name):
 
 async def reset(dut):
     dut.reset.value = 1
-    for name in ["io_port_cmd_valid", "io_dtlb_ready", "io_sfenceFree", "io_ordered"]:
+    for name in ["io_port_cmd_valid", "io_dtlb_ready", "io_sfenceFree", "io_ordered", "io_fetchIdle"]:
         getattr(dut, name).value = 0
     for _ in range(3):
         await RisingEdge(dut.clock)
     dut.reset.value = 0
 
 
-async def run(dut, n_cmds, p_end, p_ready, p_free, p_ordered, p_valid):
+async def run(dut, n_cmds, p_end, p_ready, p_free, p_ordered, p_valid, p_fetch_idle=0.8):
     cocotb.start_soon(Clock(dut.clock, PERIOD_NS, units="ns").start())
     await reset(dut)
     cmds = []
     for _ in range(n_cmds):
         if random.random() < p_end:
-            cmds.append({"end": 1, "kind": 0, "vpn": 0, "asid": 0})
+            cmds.append({"end": 1, "kind": 0, "vpn": 0, "asid": 0, "nonleaf": 0})
         else:
             cmds.append({"end": 0, "kind": random.randrange(4), "vpn": random.getrandbits(36),
-                         "asid": random.getrandbits(16)})
-    cmds.append({"end": 1, "kind": 0, "vpn": 0, "asid": 0})
+                         "asid": random.getrandbits(16), "nonleaf": int(random.random() < 0.3)})
+    cmds.append({"end": 1, "kind": 0, "vpn": 0, "asid": 0, "nonleaf": 0})
     want = agent_events(cmds)
     got = []
     ptw_flushes, dtlb_flushes = [], []
@@ -58,11 +58,14 @@ async def run(dut, n_cmds, p_end, p_ready, p_free, p_ordered, p_valid):
             dut.io_port_cmd_bits_kind.value = c["kind"]
             dut.io_port_cmd_bits_vpn.value = c["vpn"]
             dut.io_port_cmd_bits_asid.value = c["asid"]
+            dut.io_port_cmd_bits_nonLeaf.value = c["nonleaf"]
         dut.io_dtlb_ready.value = int(random.random() < p_ready)
         free = random.random() < p_free
         dut.io_sfenceFree.value = int(free)
         ordered = random.random() < p_ordered
         dut.io_ordered.value = int(ordered)
+        fetch_idle = random.random() < p_fetch_idle
+        dut.io_fetchIdle.value = int(fetch_idle)
         await Timer(1, units="ns")
         # Sample this cycle's outputs.
         if offer and field(dut, "io_port_cmd_ready"):
@@ -77,23 +80,27 @@ async def run(dut, n_cmds, p_end, p_ready, p_free, p_ordered, p_valid):
         assert not (dtlb and not free), f"{where}: DTLB/PTW flush offered while the core drives the sfence input"
         assert not (itlb and not free), f"{where}: ITLB flush while the core drives the sfence input"
         assert not (itlb and dtlb), f"{where}: ITLB and DTLB flushes in one cycle"
-        # The PTW must never lag the DTLB: by the cycle the D$ takes a
-        # flush, the PTW has had the same flush (a walk answering in
-        # between would refill the DTLB from a stale L2 entry).
+        # The PTW must never lag the DTLB: by the cycle the D$ takes a flush,
+        # the PTW has had the same flush (a walk answering in between would
+        # refill the DTLB from a stale L2 entry), except that a NONLEAF flush
+        # names no VA there.
         if ptw:
             ptw_flushes.append([field(dut, f"io_ptw_bits_{f}") for f in ("rs1", "rs2", "vpn", "asid")])
         if dtlb_fire:
             bits = [field(dut, f"io_dtlb_bits_{f}") for f in ("rs1", "rs2", "vpn", "asid")]
-            got.append(("flush", *bits))
             dtlb_flushes.append(bits)
-        assert ptw_flushes[:len(dtlb_flushes)] == dtlb_flushes, \
-            f"{where}: the PTW has had {ptw_flushes[-3:]} (last three), the DTLB {dtlb_flushes[-3:]}"
+            k = len(dtlb_flushes)
+            assert len(ptw_flushes) >= k, f"{where}: the DTLB took flush {k} before the PTW had it"
+            p = ptw_flushes[k - 1]
+            assert p[1:] == bits[1:], f"{where}: the PTW had {p} for the DTLB's {bits}"
+            got.append(("flush", *bits, p[0]))
         if itlb:
             assert field(dut, "io_itlb_bits_rs1") == 0, f"{where}: the ITLB only gets whole flushes"
             got.append(("itlb", field(dut, "io_itlb_bits_rs2")))
         if ack:
-            assert block and ordered and block_run >= 2, \
-                f"{where}: ack without a drain (blockCore for {block_run} cycles, ordered={int(ordered)})"
+            assert block and ordered and fetch_idle and block_run >= 2, \
+                f"{where}: ack without a drain (blockCore for {block_run} cycles, ordered={int(ordered)}, " \
+                f"fetchIdle={int(fetch_idle)})"
             got.append(("ack",))
         block_run = block_run + 1 if block else 0
         n = len(got)
@@ -113,4 +120,4 @@ async def random_stream(dut):
 async def hostile_ports(dut):
     """The D$ rarely ready, the core often using the sfence inputs, `ordered`
     rarely high: slower, never wrong."""
-    await run(dut, n_cmds=300, p_end=0.2, p_ready=0.2, p_free=0.4, p_ordered=0.1, p_valid=0.5)
+    await run(dut, n_cmds=300, p_end=0.2, p_ready=0.2, p_free=0.4, p_ordered=0.1, p_valid=0.5, p_fetch_idle=0.3)

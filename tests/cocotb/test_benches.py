@@ -86,3 +86,12 @@ def test_bench_catches_mutant(top, mutant):
     assert why and re.search(r"Failed [1-9]\d* of \d+ tests", why), (
         f"the {top} bench with mutant {mutant} switched on (seed {seed}): "
         + (why or "every test passed"))
+
+
+def test_unit_bench_across_the_ticket_wrap():
+    """The unit bench again with every channel's tickets starting 16 below
+    2^32 (test aid tickets-near-wrap): the random traffic crosses the wrap,
+    and tickets_skip_zero checks it directly."""
+    seed = int(os.environ.get("COCOTB_SEED", random.randrange(1 << 31)))
+    why = run_bench("unit", "tickets-near-wrap", seed, ["+mutant=tickets-near-wrap"])
+    assert why is None, f"unit bench across the ticket wrap, seed {seed} (replay: COCOTB_SEED={seed}): {why}"

@@ -1,11 +1,15 @@
 """cocotb bench of the ShootdownUnit (hw/soc/Benches.scala: UnitBench, with
 TileLink monitors on its register and list-read ports).
 
-The bench is the unit's whole world: a CPU on the register port, a memory
-that answers list reads after random delays and in any order across sources,
-and four agents with random back-pressure and acknowledgement delays. A
-random stream of requests from every channel, good and bad, in both
-completion styles, is checked against shootdown_ref.UnitModel."""
+The bench is the unit's whole world: the four harts (and one requester that
+is none of them) on the register port, a memory that answers list reads
+after random delays and in any order across sources, and four agents with
+random back-pressure and acknowledgement delays. A random stream of
+requests from every channel, good and bad, by list and inline, in both
+completion styles, with other harts meddling with channels that are not
+theirs and firmware narrowing the channels' limits, is checked against
+shootdown_ref.UnitModel. Directed tests cover what random traffic cannot
+reach: targets that never answer (TIMEOUT) and the ticket wrap."""
 import random
 
 import cocotb
@@ -13,6 +17,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import Event, FallingEdge, RisingEdge, Timer
 
 import shootdown_ref as ref
+import shootdown_regs as regs
 
 PERIOD_NS = 10
 HARTS = 4
@@ -20,7 +25,9 @@ UNIT_BASE = 0x4000000
 MEM_BASE, MEM_SIZE = 0x8000_0000, 0x1000_0000
 QUEUE_DEPTH, MAX_ENTRIES, CEILING = 4, 4096, 64
 RESET_CEILING = 128   # ShootdownParams().ceiling
+RESET_TIMEOUT = 1 << 20  # ShootdownParams().timeout
 COUNTER_BITS = 40     # ShootdownParams().counterBits
+STRANGER = HARTS      # the register port's source that is no hart
 GET, PUT_FULL = 4, 0
 ACCESS_ACK, ACCESS_ACK_DATA = 0, 1
 DENIED_BLOCKS = range(MEM_BASE + 0x0F00_0000, MEM_BASE + 0x0F00_1000)  # list reads here get denied
@@ -39,7 +46,7 @@ class World:
 
     def __init__(self, dut, p):
         self.dut, self.p = dut, p
-        self.reg_queue = []          # (is_write, addr, data, event) not yet sent
+        self.reg_queue = []          # (is_write, addr, data, event, source) not yet sent
         self.reg_waiting = None      # sent, awaiting D
         self.mem = {}                # 8-byte word address -> value
         self.gets = []               # [source, address, beats_left, due_cycle]
@@ -49,27 +56,37 @@ class World:
         self.current = None          # per-request trace: {agent: [Cmd]}
         self.finished = []           # traces of completed requests, in order
         self.cycle = 0
+        # Directed tests: agents that take no command, or hold their acks.
+        self.take_blocked = set()
+        self.ack_held = set()
+        self.held_acks = [0] * HARTS
 
-    def read(self, addr):
+    def release_ack(self, a):
+        """One acknowledgement an agent held back comes now."""
+        assert self.held_acks[a] and self.ack_due[a] is None
+        self.held_acks[a] -= 1
+        self.ack_due[a] = self.cycle + 1
+
+    def read(self, addr, source):
         ev = Event()
-        self.reg_queue.append((False, addr, 0, ev))
+        self.reg_queue.append((False, addr, 0, ev, source))
         return ev
 
-    def write(self, addr, data):
+    def write(self, addr, data, source):
         ev = Event()
-        self.reg_queue.append((True, addr, data, ev))
+        self.reg_queue.append((True, addr, data, ev, source))
         return ev
 
     def drive(self):
         d, p = self.dut, self.p
         # register port
         if self.reg_waiting is None and self.reg_queue:
-            is_write, addr, data, _ = self.reg_queue[0]
+            is_write, addr, data, _, source = self.reg_queue[0]
             sig(d, "reg_a_valid").value = 1
             sig(d, "reg_a_bits_opcode").value = PUT_FULL if is_write else GET
             sig(d, "reg_a_bits_param").value = 0
             sig(d, "reg_a_bits_size").value = 3
-            sig(d, "reg_a_bits_source").value = 0
+            sig(d, "reg_a_bits_source").value = source
             sig(d, "reg_a_bits_address").value = addr
             sig(d, "reg_a_bits_mask").value = 0xFF
             sig(d, "reg_a_bits_data").value = data
@@ -102,7 +119,7 @@ class World:
             sig(d, "mem_d_valid").value = 0
         # agents
         for a in range(HARTS):
-            sig(d, f"agents_{a}_cmd_ready").value = int(random.random() < p["agent_ready"])
+            sig(d, f"agents_{a}_cmd_ready").value = int(a not in self.take_blocked and random.random() < p["agent_ready"])
             ack = self.ack_due[a] is not None and self.ack_due[a] <= self.cycle
             sig(d, f"agents_{a}_ack").value = int(ack)
             sig(d, f"agents_{a}_busy").value = int(bool(self.cmds[a]) or self.ack_due[a] is not None)
@@ -114,8 +131,9 @@ class World:
             self.reg_waiting = self.reg_queue.pop(0)
         if val(d, "reg_d_valid") and val(d, "reg_d_ready"):
             assert self.reg_waiting is not None, f"{where}: register response without a request"
-            is_write, addr, _, ev = self.reg_waiting
+            is_write, addr, _, ev, source = self.reg_waiting
             assert val(d, "reg_d_bits_opcode") == (ACCESS_ACK if is_write else ACCESS_ACK_DATA)
+            assert val(d, "reg_d_bits_source") == source, f"{where}: register response to the wrong source"
             self.reg_waiting = None
             ev.set(val(d, "reg_d_bits_data"))
         if val(d, "mem_a_valid") and val(d, "mem_a_ready"):
@@ -135,12 +153,15 @@ class World:
                 self.ack_due[a] = None
             if val(d, f"agents_{a}_cmd_valid") and val(d, f"agents_{a}_cmd_ready"):
                 c = ref.Cmd.of(bool(val(d, f"agents_{a}_cmd_bits_end")), val(d, f"agents_{a}_cmd_bits_kind"),
-                               val(d, f"agents_{a}_cmd_bits_vpn"), val(d, f"agents_{a}_cmd_bits_asid"))
+                               val(d, f"agents_{a}_cmd_bits_vpn"), val(d, f"agents_{a}_cmd_bits_asid"),
+                               val(d, f"agents_{a}_cmd_bits_nonLeaf"))
                 assert self.ack_due[a] is None, f"{where}: agent {a} got a command while its ack was pending"
                 if self.current is None:
                     self.current = {}
                 self.current.setdefault(a, []).append(c)
-                if c.end:
+                if c.end and a in self.ack_held:
+                    self.held_acks[a] += 1
+                elif c.end:
                     self.ack_due[a] = self.cycle + random.randint(1, self.p["ack_delay"])
         # A request is over when every agent that got commands has acked its end.
         if self.current and all(s[-1].end for s in self.current.values()) and all(
@@ -159,28 +180,44 @@ async def cycle_loop(world):
         world.sample()
 
 
-async def reg_read(world, addr):
-    ev = world.read(addr)
+async def reg_read(world, addr, source=STRANGER):
+    ev = world.read(addr, source)
     await ev.wait()
     return ev.data
 
 
-async def reg_write(world, addr, data):
-    ev = world.write(addr, data)
+async def reg_write(world, addr, data, source=STRANGER):
+    ev = world.write(addr, data, source)
     await ev.wait()
 
 
 def chan(c, off):
-    return UNIT_BASE + ref.channel_base(c) + off
+    return UNIT_BASE + regs.channel(c) + off
+
+
+async def ch_read(world, c, off, source=None):
+    """A read of channel c's register, by hart c unless told otherwise."""
+    return await reg_read(world, chan(c, off), c if source is None else source)
+
+
+async def ch_write(world, c, off, data, source=None):
+    await reg_write(world, chan(c, off), data, c if source is None else source)
+
+
+def lim(c, off):
+    return UNIT_BASE + regs.limit(c) + off
+
+
+def random_entry():
+    kind = random.choice([0, 0, 0, 1, 1, 2, 3])
+    size = random.choice([0, 0, 0, 1, 2])
+    pages = 1 if random.random() < 0.7 else random.randint(2, 8)
+    return ref.Entry(kind, size, pages, random.getrandbits(36) << 12, random.getrandbits(16),
+                     nonleaf=random.random() < 0.2)
 
 
 def random_entries(n, allow_bad):
-    out = []
-    for _ in range(n):
-        kind = random.choice([0, 0, 0, 1, 1, 2, 3])
-        size = random.choice([0, 0, 0, 1, 2])
-        pages = 1 if random.random() < 0.7 else random.randint(2, 8)
-        out.append(ref.Entry(kind, size, pages, random.getrandbits(36) << 12, random.getrandbits(16)))
+    out = [random_entry() for _ in range(n)]
     if allow_bad and random.random() < 0.3:
         i = random.randrange(n)
         out[i] = ref.Entry(random.choice([0, 1]), 3, 1, out[i].va, out[i].asid)
@@ -235,7 +272,8 @@ class Checker:
             self.world.finished.pop(0)
 
 
-async def scenario(dut, n_ops, p, ceiling=CEILING, long_lists=False):
+async def start(dut, p):
+    """Clock, reset and the bench's world; returns the world."""
     cocotb.start_soon(Clock(dut.clock, PERIOD_NS, units="ns").start())
     dut.reset.value = 1
     world = World(dut, p)
@@ -244,24 +282,58 @@ async def scenario(dut, n_ops, p, ceiling=CEILING, long_lists=False):
         await RisingEdge(dut.clock)
     dut.reset.value = 0
     cocotb.start_soon(cycle_loop(world))
-    model = ref.UnitModel(HARTS, MAX_ENTRIES, QUEUE_DEPTH, ceiling, MEM_BASE, MEM_SIZE)
+    return world
+
+
+def first_ticket():
+    """With the test aid tickets-near-wrap on, every channel starts 16 below
+    the wrap (hw/devices/Mutants.scala)."""
+    return (1 << 32) - 16 if cocotb.plusargs.get("mutant") == "tickets-near-wrap" else 0
+
+
+def unique_full_targets(model, outcomes, targets):
+    """Runs that end in a full flush look alike to the checker: a mask for
+    such a run that no waiting one of them uses, or None if all are taken."""
+    taken = {r.targets for q in model.pending for r in q if outcomes[(r.chan, r.ticket)].exact in (None, [ref.FULL])}
+    if not targets or targets >> HARTS or targets not in taken:
+        return targets
+    free = [m for m in range(1, 1 << HARTS) if m not in taken]
+    return random.choice(free) if free else None
+
+
+async def scenario(dut, n_ops, p, ceiling=CEILING, long_lists=False):
+    world = await start(dut, p)
+    model = ref.UnitModel(HARTS, MAX_ENTRIES, QUEUE_DEPTH, ceiling, MEM_BASE, MEM_SIZE, first_ticket())
     check = Checker(world, model)
     info = await reg_read(world, UNIT_BASE + ref.G_INFO)
-    assert info == (MAX_ENTRIES << 32 | COUNTER_BITS << 16 | HARTS << 8 | 1), f"INFO {info:#x}"
+    assert info == (MAX_ENTRIES << 32 | COUNTER_BITS << 16 | HARTS << 8 | regs.VERSION), f"INFO {info:#x}"
     assert await reg_read(world, UNIT_BASE + ref.G_CEILING) == RESET_CEILING
+    assert await reg_read(world, UNIT_BASE + ref.G_TIMEOUT) == RESET_TIMEOUT
     await reg_write(world, UNIT_BASE + ref.G_CEILING, ceiling)
     irq_en = [random.random() < 0.5 for _ in range(HARTS)]
     for c in range(HARTS):
-        await reg_write(world, chan(c, ref.CH_IRQ_ENABLE), int(irq_en[c]))
+        await ch_write(world, c, ref.CH_IRQ_ENABLE, int(irq_en[c]))
     next_list = MEM_BASE + 0x10_0000
-    busy_answers = 0
+    busy_answers = foreign_ops = 0
+
+    async def submit(c, inline, entries, outcome, op):
+        answers = model.submit_answers(c, inline)
+        got = await ch_read(world, c, ref.CH_SUBMIT_ONE if inline else ref.CH_SUBMIT)
+        check.absorb()
+        answers |= model.submit_answers(c, inline)   # a completion may have landed meanwhile
+        assert got in answers, (f"op {op}: {'SUBMIT_ONE' if inline else 'SUBMIT'} on channel {c} answered "
+                                f"{got:#x}, legal {sorted(answers)}")
+        req = model.submitted(c, got, entries, inline)
+        if req is not None:
+            check.outcomes[(c, req.ticket)] = outcome
+        return got == 0
 
     for op in range(n_ops):
         c = random.randrange(HARTS)
         r = random.random()
         check.absorb()
-        if r < 0.8:
-            # A request; most are good.
+        if r < 0.62:
+            # A request by list; most are good.
             bad = random.random() < p["bad"]
             targets = random.randrange(1, 1 << HARTS)
             if long_lists:
@@ -269,9 +341,6 @@ async def scenario(dut, n_ops, p, ceiling=CEILING, long_lists=False):
             else:
                 count = random.randint(1, 12) if random.random() < 0.85 else random.randint(ceiling - 4, ceiling + 12)
             entries = random_entries(count, allow_bad=bad)
-            pages = sum(e.pages for e in entries if e.kind in (0, 1))
-            if any(e.size == 3 for e in entries) and pages > ceiling:
-                entries = [e if e.size != 3 else ref.Entry(e.kind, 0, 1, e.va, e.asid) for e in entries]
             list_addr = next_list + 8 * random.randrange(8)
             next_list += 0x1000
             if next_list > MEM_BASE + 0x0800_0000:
@@ -293,62 +362,94 @@ async def scenario(dut, n_ops, p, ceiling=CEILING, long_lists=False):
                     bus_error = count <= ceiling
             outcome = ref.expected_outcome(entries[:count], ceiling, bus_error)
             if outcome.exact is None or outcome.exact == [ref.FULL]:
-                # Runs that end in a full flush look alike: keep their target
-                # masks unique among waiting ones so each run names its request.
-                taken = {r.targets for q in model.pending for r in q
-                         if check.outcomes[(r.chan, r.ticket)].exact in (None, [ref.FULL])}
-                free = [m for m in range(1, 1 << HARTS) if m not in taken]
-                if targets and not targets >> HARTS and targets in taken:
-                    if free:
-                        targets = random.choice(free)
-                    else:
-                        # Every mask is taken: send a plain request instead.
-                        count = random.randint(1, 8)
-                        entries = random_entries(count, allow_bad=False)
-                        list_addr = next_list - 0x1000
-                        bus_error = False
-                        outcome = ref.expected_outcome(entries, ceiling, False)
+                targets = unique_full_targets(model, check.outcomes, targets)
+                if targets is None:
+                    # Every mask is taken: send a plain request instead.
+                    targets = random.randrange(1, 1 << HARTS)
+                    count = random.randint(1, 8)
+                    entries = random_entries(count, allow_bad=False)
+                    list_addr = next_list - 0x1000
+                    outcome = ref.expected_outcome(entries, ceiling, False)
             for i, e in enumerate(entries[:count]):
                 world.mem[list_addr + 8 * i] = e.encode()
             for off, v in [(ref.CH_TARGETS, targets), (ref.CH_LIST, list_addr), (ref.CH_COUNT, count)]:
-                await reg_write(world, chan(c, off), v)
+                await ch_write(world, c, off, v)
                 model.write(c, off, v)
             if bad or random.random() < 0.1:
                 for off in (ref.CH_TARGETS, ref.CH_LIST, ref.CH_COUNT):
-                    got = await reg_read(world, chan(c, off))
+                    got = await ch_read(world, c, off)
                     want = model.readback(c, off)
                     assert got == want, f"op {op}: channel {c} register {off:#x} reads {got:#x}, want {want:#x}"
             check.absorb()
-            answers = model.submit_answers(c)
-            got = await reg_read(world, chan(c, ref.CH_SUBMIT))
-            check.absorb()
-            answers |= model.submit_answers(c)   # a completion may have landed meanwhile
-            assert got in answers, f"op {op}: SUBMIT on channel {c} answered {got:#x}, legal {sorted(answers)}"
-            busy_answers += got == 0
-            req = model.submitted(c, got, entries[:count])
-            if req is not None:
-                check.outcomes[(c, req.ticket)] = outcome
-        elif r < 0.9:
+            busy_answers += await submit(c, False, entries[:count], outcome, op)
+        elif r < 0.74:
+            # A one-entry request in registers (SUBMIT_ONE), no list read.
+            e = random_entry()
+            if random.random() < p["bad"]:
+                e = ref.Entry(random.choice([0, 1]), 3, 1, e.va, e.asid)
+            targets = random.randrange(1, 1 << HARTS)
+            outcome = ref.expected_outcome([e], ceiling)
+            if outcome.exact == [ref.FULL]:
+                targets = unique_full_targets(model, check.outcomes, targets)
+                if targets is None:
+                    targets, e = random.randrange(1, 1 << HARTS), ref.Entry(0, 0, 1, e.va, e.asid)
+                    outcome = ref.expected_outcome([e], ceiling)
+            for off, v in [(ref.CH_TARGETS, targets), (ref.CH_ENTRY, e.encode())]:
+                await ch_write(world, c, off, v)
+                model.write(c, off, v)
+            busy_answers += await submit(c, True, [e], outcome, op)
+        elif r < 0.8:
+            # Someone else's hart (or no hart) meddles with channel c: its
+            # writes are dropped, its submissions refused.
+            who = random.choice([h for h in range(HARTS) if h != c] + [STRANGER])
+            off = random.choice([ref.CH_TARGETS, ref.CH_LIST, ref.CH_COUNT, ref.CH_ENTRY, ref.CH_ERROR,
+                                 ref.CH_IRQ_PENDING, ref.CH_IRQ_ENABLE, ref.CH_SUBMIT, ref.CH_SUBMIT_ONE])
+            if off in (ref.CH_SUBMIT, ref.CH_SUBMIT_ONE):
+                got = await ch_read(world, c, off, source=who)
+                assert got == (1 << 64) - ref.ERR_FOREIGN, f"op {op}: hart {who}'s SUBMIT on channel {c}: {got:#x}"
+            else:
+                await ch_write(world, c, off, random.getrandbits(64), source=who)
+            model.foreign()
+            foreign_ops += 1
+            for off in (ref.CH_TARGETS, ref.CH_LIST, ref.CH_COUNT, ref.CH_ENTRY):
+                got = await ch_read(world, c, off, source=who)   # reads answer anyone
+                assert got == model.readback(c, off), f"op {op}: hart {who} changed channel {c}'s {off:#x}"
+            assert await ch_read(world, c, ref.CH_IRQ_ENABLE) == int(irq_en[c])
+        elif r < 0.88:
             lo = model.done[c]
-            status = await reg_read(world, chan(c, ref.CH_STATUS))
+            status = await ch_read(world, c, ref.CH_STATUS)
             check.absorb()
-            done = status & 0xFFFF_FFFF
-            assert lo <= done <= model.done[c], f"op {op}: STATUS.done {done} outside [{lo}, {model.done[c]}]"
-            assert (status >> 32) == int(done == model.posted[c]), f"op {op}: STATUS {status:#x}"
-        elif r < 0.95:
+            done = regs.get(status, regs.CH_STATUS_DONE)
+            assert (done - lo) % (1 << 32) <= (model.done[c] - lo) % (1 << 32), \
+                f"op {op}: STATUS.done {done} outside [{lo}, {model.done[c]}]"
+            assert regs.get(status, regs.CH_STATUS_IDLE) == int(done == model.posted[c]), f"op {op}: STATUS {status:#x}"
+            assert regs.get(status, regs.CH_STATUS_ERROR) == int(model.err_word[c] != 0), f"op {op}: STATUS {status:#x}"
+        elif r < 0.93:
             # Post-then-sync: wait until this channel is idle.
-            while not (await reg_read(world, chan(c, ref.CH_STATUS))) >> 32 & 1:
+            while not regs.get(await ch_read(world, c, ref.CH_STATUS), regs.CH_STATUS_IDLE):
                 check.absorb()
             check.absorb()
-            assert model.status(c) >> 32, (f"op {op}: channel {c} idle before the model completed it: "
-                                           f"{check.match(world.finished[0]) if world.finished else 'no run seen'}")
-        else:
-            await reg_write(world, chan(c, ref.CH_ERROR), 0)
+            assert model.status(c) >> 32 & 1, (f"op {op}: channel {c} idle before the model completed it: "
+                                               f"{check.match(world.finished[0]) if world.finished else 'no run seen'}")
+        elif r < 0.97:
+            await ch_write(world, c, ref.CH_ERROR, 0)
             model.err_word[c] = 0
+        else:
+            # Firmware narrows (or restores) channel c's limits.
+            if random.random() < 0.5:
+                allowed, base, end = (1 << HARTS) - 1, MEM_BASE, MEM_BASE + MEM_SIZE
+            else:
+                allowed = random.randrange(1, 1 << HARTS)
+                base = MEM_BASE + 0x10_0000 + random.randrange(0, 0x400_0000, 0x1000)
+                end = base + 0x400_0000
+            for off, v in [(regs.LIMIT_ALLOWED, allowed), (regs.LIMIT_LIST_BASE, base), (regs.LIMIT_LIST_LIMIT, end)]:
+                await reg_write(world, lim(c, off), v)
+                model.write_limit(c, off, v)
+                assert await reg_read(world, lim(c, off)) == model.limits[c][off]
 
     # Drain everything, then compare all the state.
     for c in range(HARTS):
-        while not (await reg_read(world, chan(c, ref.CH_STATUS))) >> 32 & 1:
+        while not regs.get(await ch_read(world, c, ref.CH_STATUS), regs.CH_STATUS_IDLE):
             check.absorb()
     for _ in range(50):
         await RisingEdge(dut.clock)
@@ -356,10 +457,11 @@ async def scenario(dut, n_ops, p, ceiling=CEILING, long_lists=False):
     assert not world.current and not world.finished
     assert all(not q for q in model.pending), "the unit went idle with requests the bench never saw run"
     for c in range(HARTS):
-        assert await reg_read(world, chan(c, ref.CH_STATUS)) == model.status(c)
-        assert await reg_read(world, chan(c, ref.CH_ERROR)) == model.err_word[c], f"ERROR of channel {c}"
+        assert await ch_read(world, c, ref.CH_STATUS) == model.status(c)
+        assert await ch_read(world, c, ref.CH_ERROR) == model.err_word[c], f"ERROR of channel {c}"
+        assert await ch_read(world, c, ref.CH_FAILED) == 0, f"FAILED of channel {c}"
     for off, key in [(ref.G_REQUESTS, "requests"), (ref.G_PAGES, "pages"), (ref.G_FALLBACKS, "fallbacks"),
-                     (ref.G_ERRORS, "errors")]:
+                     (ref.G_ERRORS, "errors"), (ref.G_FOREIGN, "foreign"), (ref.G_TIMEOUTS, "timeouts")]:
         got = await reg_read(world, UNIT_BASE + off)
         assert got == model.counters[key], f"counter {key}: {got}, model {model.counters[key]}"
     entries = await reg_read(world, UNIT_BASE + ref.G_ENTRIES)
@@ -368,16 +470,16 @@ async def scenario(dut, n_ops, p, ceiling=CEILING, long_lists=False):
     await FallingEdge(dut.clock)
     irq = val(dut, "irq")
     for c in range(HARTS):
-        pend = await reg_read(world, chan(c, ref.CH_IRQ_PENDING))
-        assert pend == int(model.posted[c] > 0), f"IRQ_PENDING of channel {c}"
+        pend = await ch_read(world, c, ref.CH_IRQ_PENDING)
+        assert pend == int(model.posted[c] != first_ticket()), f"IRQ_PENDING of channel {c}"
         assert (irq >> c) & 1 == int(irq_en[c] and pend), f"interrupt line of channel {c}"
-        await reg_write(world, chan(c, ref.CH_IRQ_PENDING), 1)
+        await ch_write(world, c, ref.CH_IRQ_PENDING, 1)
     await RisingEdge(dut.clock)
     await FallingEdge(dut.clock)
     assert val(dut, "irq") == 0
     dut._log.info(f"{check.checked} requests checked ({check.overflushed} flushed more than documented), "
-                  f"{model.counters['errors']} errors, "
-                  f"{model.counters['fallbacks']} fallbacks, {busy_answers} busy answers, {world.cycle} cycles")
+                  f"{model.counters['errors']} errors, {model.counters['fallbacks']} fallbacks, "
+                  f"{busy_answers} busy answers, {foreign_ops} foreign accesses, {world.cycle} cycles")
     assert check.checked > n_ops // 5, "too few requests ran for the bench to mean much"
 
 
@@ -400,3 +502,131 @@ async def long_lists(dut):
     await scenario(dut, n_ops=60, p=dict(bad=0.05, reg_d_ready=0.9, mem_a_ready=0.7, mem_d_valid=0.7,
                                          mem_latency=30, agent_ready=0.7, ack_delay=20),
                    ceiling=4000, long_lists=True)
+
+
+QUIET = dict(bad=0, reg_d_ready=1, mem_a_ready=1, mem_d_valid=1, mem_latency=5, agent_ready=1, ack_delay=5)
+
+
+async def inline_request(world, c, targets, entry=ref.Entry(0, 0, 1, 0x1000, 1)):
+    await ch_write(world, c, ref.CH_TARGETS, targets)
+    await ch_write(world, c, ref.CH_ENTRY, entry.encode())
+    ticket = await ch_read(world, c, ref.CH_SUBMIT_ONE)
+    assert 0 < ticket < 1 << 32, f"SUBMIT_ONE on channel {c}: {ticket:#x}"
+    return ticket
+
+
+async def wait_done(world, c, ticket, max_cycles):
+    """STATUS once channel c has completed `ticket`; fails after max_cycles."""
+    end = world.cycle + max_cycles
+    while world.cycle < end:
+        status = await ch_read(world, c, ref.CH_STATUS)
+        if regs.get(status, regs.CH_STATUS_DONE) == ticket:
+            return status
+    raise AssertionError(f"channel {c} did not complete ticket {ticket} in {max_cycles} cycles")
+
+
+@cocotb.test()
+async def targets_that_never_answer(dut):
+    """Rule 9: a target that takes no command, or never acknowledges, is
+    given up on after TIMEOUT cycles; the request completes with ERR_TIMEOUT
+    naming it in FAILED, and the unit goes on. An acknowledgement that
+    comes after its request gave up counts for no later request."""
+    world = await start(dut, QUIET)
+    timeout = 300
+    await reg_write(world, UNIT_BASE + ref.G_TIMEOUT, timeout)
+    # Hart 2's agent takes nothing.
+    world.take_blocked.add(2)
+    t = await inline_request(world, 0, 0b0110)
+    status = await wait_done(world, 0, t, 20 * timeout)
+    assert regs.get(status, regs.CH_STATUS_ERROR), f"STATUS {status:#x}: no error"
+    assert await ch_read(world, 0, ref.CH_ERROR) == ref.ERR_TIMEOUT << 32 | t
+    assert await ch_read(world, 0, ref.CH_FAILED) == 0b0100
+    assert await ch_read(world, 0, ref.CH_ACKED) == 0b0010
+    # A request that does not name hart 2 is not held up by it.
+    t1 = await inline_request(world, 1, 0b1011)
+    status = await wait_done(world, 1, t1, timeout // 2)
+    assert not regs.get(status, regs.CH_STATUS_ERROR), f"STATUS {status:#x}"
+    world.take_blocked.clear()
+    # Hart 3's agent takes the end but holds its acknowledgement.
+    world.ack_held.add(3)
+    t = await inline_request(world, 0, 0b1000)
+    await wait_done(world, 0, t, 20 * timeout)
+    assert await ch_read(world, 0, ref.CH_ERROR) == ref.ERR_TIMEOUT << 32 | t
+    assert await ch_read(world, 0, ref.CH_FAILED) == 0b1000
+    # The next request to hart 3: the old acknowledgement arrives while it
+    # runs and must not complete it.
+    t = await inline_request(world, 2, 0b1000)
+    while world.held_acks[3] < 2:
+        await RisingEdge(dut.clock)
+    world.ack_held.clear()
+    world.release_ack(3)
+    for _ in range(20):
+        await RisingEdge(dut.clock)
+    status = await ch_read(world, 2, ref.CH_STATUS)
+    assert regs.get(status, regs.CH_STATUS_DONE) != t, "an acknowledgement owed to an earlier request completed this one"
+    assert await ch_read(world, 2, ref.CH_ACKED) == 0
+    world.release_ack(3)
+    status = await wait_done(world, 2, t, timeout // 2)
+    assert not regs.get(status, regs.CH_STATUS_ERROR), f"STATUS {status:#x}"
+    assert await reg_read(world, UNIT_BASE + ref.G_TIMEOUTS) == 2
+    # TIMEOUT 0 waits for ever.
+    await reg_write(world, UNIT_BASE + ref.G_TIMEOUT, 0)
+    world.take_blocked.add(1)
+    t = await inline_request(world, 3, 0b0010)
+    for _ in range(10 * timeout):
+        await RisingEdge(dut.clock)
+    assert regs.get(await ch_read(world, 3, ref.CH_STATUS), regs.CH_STATUS_DONE) != t
+    world.take_blocked.clear()
+    status = await wait_done(world, 3, t, timeout)
+    assert not regs.get(status, regs.CH_STATUS_ERROR)
+
+
+@cocotb.test(skip=cocotb.plusargs.get("mutant") != "tickets-near-wrap")
+async def tickets_skip_zero(dut):
+    """With tickets starting 16 below 2^32, the channel counts up to
+    2^32 - 1 and then 1: never 0, which means "queue full"."""
+    world = await start(dut, QUIET)
+    want = first_ticket()
+    for _ in range(40):
+        want = ref.next_ticket(want)
+        t = await inline_request(world, 1, 0b0001)
+        assert t == want, f"ticket {t:#x}, want {want:#x}"
+        status = await wait_done(world, 1, t, 200)
+        assert regs.get(status, regs.CH_STATUS_IDLE)
+
+
+@cocotb.test()
+async def errors_do_not_depend_on_order(dut):
+    """The answer a list gets depends on COUNT, CEILING and what the list
+    holds, not on the order its blocks arrive in: a reserved entry after the
+    ceiling was passed still ends the request with ERR_BAD_ENTRY; a bus
+    error wins over it; a COUNT above CEILING is not read at all."""
+    p = dict(QUIET, mem_latency=40)
+    world = await start(dut, p)
+    ceiling = 8
+    await reg_write(world, UNIT_BASE + ref.G_CEILING, ceiling)
+    good = [ref.Entry(0, 0, 4, (0x40 + 8 * i) << 12, 5) for i in range(12)]
+    bad = ref.Entry(0, 3, 1, 0x9000, 5)
+    cases = [
+        # (entries, list address, the error it must end with)
+        (good[:4] + [bad], MEM_BASE + 0x20_0000, ref.ERR_BAD_ENTRY),     # 16 pages, then a bad one
+        ([bad] + good[:4], MEM_BASE + 0x20_1028, ref.ERR_BAD_ENTRY),     # across two blocks, bad first
+        (good[:4] + [bad], DENIED_BLOCKS.start, ref.ERR_BUS),            # the bus error wins
+        (good[:2] + [bad] * 7, MEM_BASE + 0x20_2000, 0),                 # COUNT 9 > CEILING: not read
+        (good[:2], MEM_BASE + 0x20_3000, 0),                             # 8 pages: no fallback
+    ]
+    for entries, addr, code in cases:
+        for i, e in enumerate(entries):
+            world.mem[addr + 8 * i] = e.encode()
+        for repeat in range(3):   # memory answers in a different order each time
+            await ch_write(world, 1, ref.CH_TARGETS, 0b0101)
+            await ch_write(world, 1, ref.CH_LIST, addr)
+            await ch_write(world, 1, ref.CH_COUNT, len(entries))
+            t = await ch_read(world, 1, ref.CH_SUBMIT)
+            assert 0 < t < 1 << 32, f"SUBMIT {t:#x}"
+            await wait_done(world, 1, t, 5000)
+            err = await ch_read(world, 1, ref.CH_ERROR)
+            want = code << 32 | t if code else 0
+            assert err == want, (f"{len(entries)} entries at {addr:#x} (try {repeat}): ERROR {err:#x}, "
+                                 f"want {want:#x}")
+            await ch_write(world, 1, ref.CH_ERROR, 0)

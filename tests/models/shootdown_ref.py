@@ -19,42 +19,61 @@ import random
 from collections import Counter, deque
 from dataclasses import dataclass, field
 
-# Entry format and codes (docs/shootdown-registers.md).
-KIND_VA_ASID, KIND_VA_ALL, KIND_ASID, KIND_ALL = 0, 1, 2, 3
-SIZE_LOG2 = {0: 12, 1: 21, 2: 30}
-ERR_BAD_TARGETS, ERR_BAD_COUNT, ERR_BAD_ALIGN, ERR_BAD_RANGE, ERR_BAD_ENTRY, ERR_BUS = 1, 2, 3, 4, 5, 6
-VPN_BITS = 36
+# Entry format, codes and offsets: the module generated from the unit's
+# register map (docs/shootdown-registers.md).
+import shootdown_regs as regs
+from shootdown_regs import (KIND_VA_ASID, KIND_VA_ALL, KIND_ASID, KIND_ALL, ERR_BAD_TARGETS, ERR_BAD_COUNT,
+                            ERR_BAD_ALIGN, ERR_BAD_RANGE, ERR_BAD_ENTRY, ERR_BUS, ERR_TIMEOUT, ERR_DENIED,
+                            ERR_FOREIGN, ENTRY_BYTES, CH_TARGETS, CH_LIST, CH_COUNT, CH_SUBMIT, CH_STATUS,
+                            CH_ERROR, CH_ACKED, CH_IRQ_ENABLE, CH_IRQ_PENDING, CH_FAILED, CH_ENTRY,
+                            CH_SUBMIT_ONE, channel, limit)
+
+SIZE_LOG2 = dict(enumerate(regs.SIZE_LOG2))
+VPN_BITS = regs.ENTRY_VA.bits
 VPN_MASK = (1 << VPN_BITS) - 1
-ENTRY_BYTES = 8
-
-# Channel register offsets.
-CH_TARGETS, CH_LIST, CH_COUNT, CH_SUBMIT, CH_STATUS, CH_ERROR, CH_ACKED, CH_IRQ_ENABLE, CH_IRQ_PENDING = (
-    0x00, 0x08, 0x10, 0x18, 0x20, 0x28, 0x30, 0x38, 0x40)
-G_INFO, G_CEILING, G_REQUESTS, G_ENTRIES, G_PAGES, G_FALLBACKS, G_ERRORS, G_AGENT_CYCLES = (
-    0x000, 0x008, 0x010, 0x018, 0x020, 0x028, 0x030, 0x100)
-PAGE = 0x1000
+G_INFO, G_CEILING, G_REQUESTS, G_ENTRIES, G_PAGES, G_FALLBACKS, G_ERRORS, G_TIMEOUT, G_TIMEOUTS, G_FOREIGN = (
+    regs.INFO, regs.CEILING, regs.CTR_REQUESTS, regs.CTR_ENTRIES, regs.CTR_PAGES, regs.CTR_FALLBACKS,
+    regs.CTR_ERRORS, regs.TIMEOUT, regs.CTR_TIMEOUTS, regs.CTR_FOREIGN)
+TICKET_MASK = (1 << regs.CH_STATUS_DONE.bits) - 1
+channel_base = channel
 
 
-def channel_base(hart):
-    return PAGE * (1 + hart)
+def next_ticket(t):
+    """Tickets count 1 .. 2^32 - 1 and never 0 (SUBMIT's "queue full")."""
+    return 1 if t == TICKET_MASK else t + 1
 
 
 @dataclass(frozen=True)
 class Entry:
     kind: int
     size: int
-    pages: int          # 1..256
+    pages: int          # 1..ENTRY_MAX_PAGES
     va: int             # VA[47:12] in place
     asid: int
+    nonleaf: bool = False
 
     def encode(self):
-        return (self.kind | self.size << 2 | (self.pages - 1) << 4 | (self.va & 0xFFFFFFFFF000)
-                | self.asid << 48)
+        f = regs.ENTRY_VA
+        va_mask = ((1 << f.bits) - 1) << f.lsb
+        return (self.kind << regs.ENTRY_KIND.lsb | self.size << regs.ENTRY_SIZE.lsb
+                | (self.pages - 1) << regs.ENTRY_PAGES.lsb | int(self.nonleaf) << regs.ENTRY_NONLEAF.lsb
+                | (self.va & va_mask) | self.asid << regs.ENTRY_ASID.lsb)
 
     @staticmethod
     def decode(word):
-        return Entry(kind=word & 3, size=(word >> 2) & 3, pages=((word >> 4) & 0xFF) + 1,
-                     va=word & 0xFFFFFFFFF000, asid=(word >> 48) & 0xFFFF)
+        g = regs.get
+        return Entry(kind=g(word, regs.ENTRY_KIND), size=g(word, regs.ENTRY_SIZE),
+                     pages=g(word, regs.ENTRY_PAGES) + 1, va=g(word, regs.ENTRY_VA) << regs.ENTRY_VA.lsb,
+                     asid=g(word, regs.ENTRY_ASID), nonleaf=bool(g(word, regs.ENTRY_NONLEAF)))
+
+    @property
+    def per_va(self):
+        return self.kind in (KIND_VA_ASID, KIND_VA_ALL)
+
+    @property
+    def reserved(self):
+        """A reserved encoding: a per-VA kind with SIZE 3."""
+        return self.per_va and self.size not in SIZE_LOG2
 
 
 @dataclass(frozen=True)
@@ -65,14 +84,17 @@ class Cmd:
     kind: int = KIND_ALL
     vpn: int = None
     asid: int = None
+    nonleaf: bool = None
 
     @staticmethod
-    def of(end, kind, vpn, asid):
+    def of(end, kind, vpn, asid, nonleaf=False):
         if end:
             return Cmd(True, None, None, None)
+        per_va = kind in (KIND_VA_ASID, KIND_VA_ALL)
         return Cmd(False, kind,
-                   vpn if kind in (KIND_VA_ASID, KIND_VA_ALL) else None,
-                   asid if kind in (KIND_VA_ASID, KIND_ASID) else None)
+                   vpn if per_va else None,
+                   asid if kind in (KIND_VA_ASID, KIND_ASID) else None,
+                   bool(nonleaf) if per_va else None)
 
 
 END = Cmd(True, None, None, None)
@@ -84,7 +106,8 @@ def entry_cmds(e):
     if e.kind in (KIND_VA_ASID, KIND_VA_ALL):
         shift = SIZE_LOG2[e.size] - 12
         vpn = e.va >> 12
-        return [Cmd.of(False, e.kind, (vpn + (i << shift)) & VPN_MASK, e.asid) for i in range(e.pages)]
+        return [Cmd.of(False, e.kind, (vpn + (i << shift)) & VPN_MASK, e.asid, e.nonleaf)
+                for i in range(e.pages)]
     return [Cmd.of(False, e.kind, e.va >> 12, e.asid)]
 
 
@@ -180,7 +203,7 @@ def promised_entries(entries, outcome):
     everything when it ran as a full flush because of an error."""
     if outcome.error:
         return [Entry(KIND_ALL, 0, 1, 0, 0)]
-    return [e for e in entries if not (e.kind in (KIND_VA_ASID, KIND_VA_ALL) and e.size == 3)]
+    return [e for e in entries if not e.reserved]
 
 
 @dataclass
@@ -195,33 +218,28 @@ class Outcome:
 
 def expected_outcome(entries, ceiling, bus_error=False):
     """Commands (without the END) a request with these list entries must
-    broadcast. Blocks of the list may be answered in any order, so apart from
-    the fixed cases the check is on multisets."""
+    broadcast, and how it ends. The answer depends only on COUNT, CEILING and
+    the list (docs/shootdown-unit.md, "Errors"): a list longer than CEILING
+    is not read and runs as one full flush; else a bus error, then a reserved
+    entry anywhere in the list, make it a full flush that ends with an
+    error; else more pages than CEILING make it a full flush after exactly
+    CEILING pages. Blocks of the list may be answered in any order, so apart
+    from the fixed cases the check is on multisets."""
     count = len(entries)
     if count > ceiling:
         return Outcome(exact=[FULL], fallback=True, entries_done=range(0, 1))
-    full = []
-    bad = None
-    for i, e in enumerate(entries):
-        if e.kind in (KIND_VA_ASID, KIND_VA_ALL) and e.size == 3:
-            bad = i
-            break
-        full.extend(entry_cmds(e))
+    good = [e for e in entries if not e.reserved]
+    full = [c for e in good for c in entry_cmds(e)]
     pages = sum(1 for c in full if c.kind in (KIND_VA_ASID, KIND_VA_ALL))
-    if bad is None and not bus_error and pages <= ceiling:
+    bad = len(good) != count
+    if not bad and not bus_error and pages <= ceiling:
         return Outcome(exact=full, entries_done=range(count, count + 1))
     # Any of these may have been executed before the full flush replaced
     # the rest: the pages of well-formed entries, at most `ceiling` per-VA.
-    good = Counter()
-    for e in entries:
-        if not (e.kind in (KIND_VA_ASID, KIND_VA_ALL) and e.size == 3):
-            good.update(entry_cmds(e))
-    if bad is not None or bus_error:
-        # A list the bus refuses is never decoded: the bus error wins.
+    if bad or bus_error:
         err = ERR_BUS if bus_error else ERR_BAD_ENTRY
-        return Outcome(pages_before_full=good, error=err, entries_done=range(0, count + 1),
-                       fallback=False)
-    return Outcome(pages_before_full=good, fallback=True, entries_done=range(0, count + 1))
+        return Outcome(pages_before_full=Counter(full), error=err, entries_done=range(0, count + 1))
+    return Outcome(pages_before_full=Counter(full), fallback=True, entries_done=range(0, count + 1))
 
 
 def _short(cmds, n=4):
@@ -262,21 +280,45 @@ class Request:
 
 
 class UnitModel:
-    def __init__(self, harts, max_entries, queue_depth, ceiling, mem_base, mem_size):
+    def __init__(self, harts, max_entries, queue_depth, ceiling, mem_base, mem_size, first_ticket=0):
         self.harts, self.max_entries, self.queue_depth = harts, max_entries, queue_depth
         self.ceiling, self.mem_base, self.mem_size = ceiling, mem_base, mem_size
-        self.regs = [{CH_TARGETS: 0, CH_LIST: 0, CH_COUNT: 0} for _ in range(harts)]
-        self.posted = [0] * harts
-        self.done = [0] * harts
+        self.regs = [{CH_TARGETS: 0, CH_LIST: 0, CH_COUNT: 0, CH_ENTRY: 0} for _ in range(harts)]
+        # Per-channel limits, as firmware sets them on page 0.
+        self.limits = [{regs.LIMIT_LIST_BASE: mem_base, regs.LIMIT_LIST_LIMIT: mem_base + mem_size,
+                        regs.LIMIT_ALLOWED: (1 << harts) - 1} for _ in range(harts)]
+        self.posted = [first_ticket] * harts
+        self.done = [first_ticket] * harts
         self.err_word = [0] * harts
+        self.failed = [0] * harts
         self.pending = [deque() for _ in range(harts)]   # submitted, not completed
         self.counters = Counter()
         self.entries_lo = self.entries_hi = 0
 
     def write(self, chan, off, value):
-        """A 64-bit register write as software does it (COUNT is a 32-bit
-        register: the upper half of the write is not part of it)."""
+        """A 64-bit register write by the channel's own hart (COUNT is a
+        32-bit register: the upper half of the write is not part of it)."""
         self.regs[chan][off] = value & 0xFFFF_FFFF if off == CH_COUNT else value
+
+    def foreign(self):
+        """Another hart wrote to or submitted on a channel: only counted."""
+        self.counters["foreign"] += 1
+
+    def _addr_bits(self):
+        return (self.mem_base + self.mem_size - 1).bit_length() + 1
+
+    def _clamp_addr(self, v):
+        addr_bits = self._addr_bits()
+        if v >> addr_bits:
+            return ((1 << addr_bits) - 1) & ~(ENTRY_BYTES - 1) | v & (ENTRY_BYTES - 1)
+        return v
+
+    def write_limit(self, chan, off, value):
+        if off == regs.LIMIT_ALLOWED:
+            value &= (1 << self.harts) - 1
+        else:
+            value = self._clamp_addr(value)
+        self.limits[chan][off] = value
 
     def readback(self, chan, off):
         """What the register reads back: the unit keeps each one only as wide
@@ -287,38 +329,49 @@ class UnitModel:
             return 0 if v >> self.harts else v
         if off == CH_COUNT:
             return min(v, self.max_entries + 1)
-        addr_bits = (self.mem_base + self.mem_size - 1).bit_length() + 1
-        if v >> addr_bits:
-            return ((1 << addr_bits) - 1) & ~(ENTRY_BYTES - 1) | v & (ENTRY_BYTES - 1)
-        return v
+        if off == CH_ENTRY:
+            return v
+        return self._clamp_addr(v)
 
-    def validate(self, chan):
-        r = self.regs[chan]
-        targets, lst, count = r[CH_TARGETS], r[CH_LIST], r[CH_COUNT]
-        if targets == 0 or targets >> self.harts:
+    def _targets_code(self, chan):
+        targets = self.readback(chan, CH_TARGETS)
+        if targets == 0:
             return ERR_BAD_TARGETS
+        if targets & ~self.limits[chan][regs.LIMIT_ALLOWED]:
+            return ERR_DENIED
+        return 0
+
+    def validate(self, chan, inline=False):
+        code = self._targets_code(chan)
+        if code or inline:
+            return code or (ERR_BAD_ENTRY if Entry.decode(self.regs[chan][CH_ENTRY]).reserved else 0)
+        lst, count = self.readback(chan, CH_LIST), self.readback(chan, CH_COUNT)
         if count == 0 or count > self.max_entries:
             return ERR_BAD_COUNT
         if lst % ENTRY_BYTES:
             return ERR_BAD_ALIGN
-        if lst < self.mem_base or lst + ENTRY_BYTES * count > self.mem_base + self.mem_size:
+        end = lst + ENTRY_BYTES * count
+        if lst < self.mem_base or end > self.mem_base + self.mem_size:
             return ERR_BAD_RANGE
+        lim = self.limits[chan]
+        if lst < lim[regs.LIMIT_LIST_BASE] or end > lim[regs.LIMIT_LIST_LIMIT]:
+            return ERR_DENIED
         return 0
 
-    def submit_answers(self, chan):
-        """Every answer SUBMIT may legally give now."""
-        code = self.validate(chan)
+    def submit_answers(self, chan, inline=False):
+        """Every answer SUBMIT (or SUBMIT_ONE) may legally give now."""
+        code = self.validate(chan, inline)
         if code:
             return {(1 << 64) - code}
         out = len(self.pending[chan])
         answers = set()
         if out < self.queue_depth + 1:   # +1: the engine may hold one already
-            answers.add(self.posted[chan] + 1)
+            answers.add(next_ticket(self.posted[chan]))
         if out >= self.queue_depth:
             answers.add(0)
         return answers
 
-    def submitted(self, chan, answer, entries):
+    def submitted(self, chan, answer, entries, inline=False):
         """Record the answer the RTL gave (one of submit_answers)."""
         if answer >> 63:
             code = (1 << 64) - answer
@@ -329,42 +382,50 @@ class UnitModel:
             return None
         r = self.regs[chan]
         self.posted[chan] = answer
-        req = Request(chan, answer, r[CH_TARGETS], r[CH_LIST], r[CH_COUNT], entries)
+        req = Request(chan, answer, r[CH_TARGETS], None if inline else r[CH_LIST], 1 if inline else r[CH_COUNT],
+                      entries)
         self.pending[chan].append(req)
         return req
 
     def heads(self):
         return [q[0] for q in self.pending if q]
 
-    def completed(self, req, outcome, cmds):
+    def completed(self, req, outcome, cmds, failed=0):
         """The RTL completed `req` (the head of its channel) having broadcast
-        `cmds` (already judged by the caller); returns None or what is wrong."""
+        `cmds` (already judged by the caller), giving up on the targets in
+        `failed`; returns None or what is wrong."""
         q = self.pending[req.chan]
         if not q or q[0] is not req:
             return f"channel {req.chan} completed ticket {req.ticket} out of order"
         q.popleft()
         self.done[req.chan] = req.ticket
-        if outcome.error:
-            self.err_word[req.chan] = outcome.error << 32 | req.ticket
+        error = ERR_TIMEOUT if failed else outcome.error
+        if error:
+            self.err_word[req.chan] = error << 32 | req.ticket
             self.counters["errors"] += 1
+        if failed:
+            self.failed[req.chan] = failed
+            self.counters["timeouts"] += bin(failed).count("1")
         self.counters["requests"] += 1
         self.counters["pages"] += len(cmds)
-        self.counters["fallbacks"] += int(outcome.fallback)
+        self.counters["fallbacks"] += int(outcome.fallback and not error)
         self.entries_lo += outcome.entries_done.start
         self.entries_hi += outcome.entries_done.stop - 1
         return None
 
     def status(self, chan):
         idle = self.posted[chan] == self.done[chan]
-        return self.done[chan] | int(idle) << 32
+        return self.done[chan] | int(idle) << regs.CH_STATUS_IDLE.lsb | int(self.err_word[chan] != 0) << regs.CH_STATUS_ERROR.lsb
 
 
 # ---------------------------------------------------------------- agent
 
 def agent_events(cmds):
     """What a flush agent must do for a command stream, in order:
-    ("flush", rs1, rs2, vpn, asid) once per command on the DTLB and PTW
-    together, then per END two ("itlb", rs2) and one ("ack",)."""
+    ("flush", rs1, rs2, vpn, asid, ptw_rs1) once per command on the DTLB and
+    PTW together (the PTW gets the same flush, but as one naming no VA when
+    the command is NONLEAF: Rocket's walker drops its cache of non-leaf
+    entries only then), then per END two ("itlb", rs2) and one ("ack",)."""
     events = []
     covers_global = False
     for c in cmds:
@@ -373,7 +434,8 @@ def agent_events(cmds):
             covers_global = False
             continue
         kind = c["kind"]
-        events.append(("flush", int(kind in (KIND_VA_ASID, KIND_VA_ALL)),
-                       int(kind in (KIND_VA_ASID, KIND_ASID)), c["vpn"], c["asid"]))
+        rs1 = int(kind in (KIND_VA_ASID, KIND_VA_ALL))
+        events.append(("flush", rs1, int(kind in (KIND_VA_ASID, KIND_ASID)), c["vpn"], c["asid"],
+                       rs1 & int(not c.get("nonleaf", 0))))
         covers_global |= kind in (KIND_VA_ALL, KIND_ALL)
     return events

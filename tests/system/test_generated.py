@@ -1,11 +1,13 @@
 """Files generated from hw/devices/ShootdownMap.scala and committed (the C
-header the software includes, the register table in docs/) must match what
+header the software includes, the Python module the tests import, the
+register table in docs/) must match what
 the Scala register map generates now."""
 import subprocess
 
 from harness import ROOT
 
-GENERATED = {"--header": "sw/include/tlb_shootdown_regs.h", "--doc": "docs/shootdown-registers.md"}
+GENERATED = {"--header": "sw/include/tlb_shootdown_regs.h", "--doc": "docs/shootdown-registers.md",
+             "--python": "tests/models/shootdown_regs.py"}
 
 
 def test_generated_files_are_fresh(tmp_path):

@@ -170,7 +170,7 @@ def test_binding_validates_the_socs_device_tree(tmp_path):
                           check=True, capture_output=True, text=True).stdout.strip()
     dts = (Path(vdir) / "SimTop.dts").read_text()
     broken = dts.replace("tlb-shootdown,max-entries", "tlb-shootdown,max-entry")
-    assert broken != dts and 'compatible = "tlb-shootdown,batched-v1"' in dts
+    assert broken != dts and 'compatible = "tlb-shootdown,batched-v2"' in dts
 
     def validate(source, name):
         dtb = tmp_path / f"{name}.dtb"

@@ -143,3 +143,17 @@ def test_race_is_caught_without_the_l2_refill_guard():
     assert r.status == 1, describe(r)
     _, racing, stale = race_results(r)["unit"]
     assert stale > 0 and racing > 0, describe(r)
+
+
+@pytest.mark.parametrize("harts", [2, 4])
+def test_a_target_that_never_drains_is_given_up_on(harts):
+    """Rule 9 (liveness), sw/baremetal/programs/shootdown_timeout.c: hart 1's
+    store to the delay RAM is never performed, so its agent can never
+    acknowledge. A request naming it must complete after TIMEOUT with
+    ERR_TIMEOUT and hart 1 in CH_FAILED (the program checks ERROR, FAILED and
+    CTR_TIMEOUTS and exits 1 otherwise), requests to the other harts must
+    complete at once, and the scoreboard (checked model) must find no target
+    it promised using a stale translation. Before the unit had a timeout,
+    the first request never completed and the program failed."""
+    r = run([model(harts, "checked"), "+max-cycles=5000000", program("soc", "shootdown_timeout")], timeout=300)
+    assert r.status == 0, describe(r)

@@ -541,15 +541,52 @@ static void error_cases(void)
 		FAIL("errors: the ERRORS counter went from %lu to %lu over %u refused requests\n",
 		     (unsigned long)errors, (unsigned long)*tlbsd_global(TLBSD_CTR_ERRORS),
 		     (unsigned)(sizeof(bad) / sizeof(bad[0])));
-	/* A reserved SIZE runs as a full flush and completes with an error. */
-	list[0] = TLBSD_ENTRY(TLBSD_KIND_VA_ASID, 3, 1, REGION_VA, ASID);
-	long t = tlbsd_post(0, all_harts(), list, 1);
-	CHECK(t > 0);
-	tlbsd_wait(0, (uint32_t)t);
-	uint64_t e = *tlbsd_chan(0, TLBSD_CH_ERROR);
-	CHECK(TLBSD_ERROR_CODE(e) == TLBSD_ERR_BAD_ENTRY && TLBSD_ERROR_TICKET(e) == (uint64_t)t);
+	/* A reserved SIZE runs as a full flush and completes with an error,
+	 * which STATUS shows next to the completion; also when it comes after
+	 * the list has passed the ceiling. */
+	uint64_t ceiling = *tlbsd_global(TLBSD_CEILING);
+	*tlbsd_global(TLBSD_CEILING) = 4;
+	for (unsigned n = 1; n <= 3; n += 2) {
+		for (unsigned i = 0; i < n - 1; i++)
+			list[i] = TLBSD_ENTRY(TLBSD_KIND_VA_ASID, TLBSD_SIZE_4K, 4, REGION_VA, ASID);
+		list[n - 1] = TLBSD_ENTRY(TLBSD_KIND_VA_ASID, 3, 1, REGION_VA, ASID);
+		long t = tlbsd_post(0, all_harts(), list, n);
+		CHECK(t > 0);
+		uint64_t s = tlbsd_wait(0, (uint32_t)t);
+		CHECK(s & TLBSD_STATUS_ERROR);
+		uint64_t e = *tlbsd_chan(0, TLBSD_CH_ERROR);
+		if (TLBSD_ERROR_CODE(e) != TLBSD_ERR_BAD_ENTRY || TLBSD_ERROR_TICKET(e) != (uint64_t)t)
+			FAIL("errors: a reserved entry after %u others: ERROR %#lx\n", n - 1, (unsigned long)e);
+		*tlbsd_chan(0, TLBSD_CH_ERROR) = 0;
+		CHECK(*tlbsd_chan(0, TLBSD_CH_ERROR) == 0);
+		CHECK(!(*tlbsd_chan(0, TLBSD_CH_STATUS) & TLBSD_STATUS_ERROR));
+	}
+	*tlbsd_global(TLBSD_CEILING) = ceiling;
+	/* SUBMIT_ONE refuses a reserved entry and carries a good one. */
+	CHECK(tlbsd_post_one(0, all_harts(), TLBSD_ENTRY(TLBSD_KIND_VA_ALL, 3, 1, REGION_VA, 0)) ==
+	      -TLBSD_ERR_BAD_ENTRY);
 	*tlbsd_chan(0, TLBSD_CH_ERROR) = 0;
-	CHECK(*tlbsd_chan(0, TLBSD_CH_ERROR) == 0);
+	CHECK(tlbsd_flush_one(0, all_harts(), TLBSD_ENTRY(TLBSD_KIND_VA_ALL, TLBSD_SIZE_4K, 1, REGION_VA, 0)) == 0);
+	/* The limits firmware sets on page 0: harts the channel may target, and
+	 * where its lists may lie. */
+	*tlbsd_global(TLBSD_LIMIT(0) + TLBSD_LIMIT_ALLOWED) = 1;
+	CHECK(tlbsd_post(0, all_harts(), list, 1) == -TLBSD_ERR_DENIED);
+	CHECK(tlbsd_post_one(0, all_harts(), list[0]) == -TLBSD_ERR_DENIED);
+	*tlbsd_global(TLBSD_LIMIT(0) + TLBSD_LIMIT_ALLOWED) = (1UL << num_harts()) - 1;
+	uint64_t base = *tlbsd_global(TLBSD_LIMIT(0) + TLBSD_LIMIT_LIST_BASE);
+	*tlbsd_global(TLBSD_LIMIT(0) + TLBSD_LIMIT_LIST_BASE) = (uint64_t)list + 8;
+	CHECK(tlbsd_post(0, all_harts(), list, 1) == -TLBSD_ERR_DENIED);
+	*tlbsd_global(TLBSD_LIMIT(0) + TLBSD_LIMIT_LIST_BASE) = base;
+	*tlbsd_chan(0, TLBSD_CH_ERROR) = 0;
+	/* Another hart's channel takes nothing from this one. */
+	uint64_t foreign = *tlbsd_global(TLBSD_CTR_FOREIGN);
+	uint64_t theirs = *tlbsd_chan(1, TLBSD_CH_TARGETS);
+	*tlbsd_chan(1, TLBSD_CH_TARGETS) = theirs ^ 1;
+	CHECK(*tlbsd_chan(1, TLBSD_CH_TARGETS) == theirs);
+	CHECK((int64_t)*tlbsd_chan(1, TLBSD_CH_SUBMIT) == -TLBSD_ERR_FOREIGN);
+	CHECK((int64_t)*tlbsd_chan(1, TLBSD_CH_SUBMIT_ONE) == -TLBSD_ERR_FOREIGN);
+	CHECK(*tlbsd_global(TLBSD_CTR_FOREIGN) == foreign + 3);
+	CHECK(*tlbsd_chan(1, TLBSD_CH_STATUS) & TLBSD_STATUS_IDLE);
 	case_verdict("errors");
 }
 

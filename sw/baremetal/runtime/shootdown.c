@@ -1,5 +1,14 @@
 #include "shootdown.h"
 
+static long submit(unsigned long hart, unsigned long reg)
+{
+	for (;;) {
+		int64_t r = (int64_t)*tlbsd_chan(hart, reg);
+		if (r != TLBSD_SUBMIT_BUSY)
+			return r;
+	}
+}
+
 long tlbsd_post(unsigned long hart, uint64_t targets, const uint64_t *list, uint32_t count)
 {
 	*tlbsd_chan(hart, TLBSD_CH_TARGETS) = targets;
@@ -7,19 +16,27 @@ long tlbsd_post(unsigned long hart, uint64_t targets, const uint64_t *list, uint
 	*tlbsd_chan(hart, TLBSD_CH_COUNT) = count;
 	/* PTE and list stores before the SUBMIT load reaches the device. */
 	__asm__ volatile("fence w, i" ::: "memory");
-	for (;;) {
-		int64_t r = (int64_t)*tlbsd_chan(hart, TLBSD_CH_SUBMIT);
-		if (r != TLBSD_SUBMIT_BUSY)
-			return r;
-	}
+	return submit(hart, TLBSD_CH_SUBMIT);
 }
 
-void tlbsd_wait(unsigned long hart, uint32_t ticket)
+long tlbsd_post_one(unsigned long hart, uint64_t targets, uint64_t entry)
 {
-	while ((int32_t)(TLBSD_STATUS_DONE(*tlbsd_chan(hart, TLBSD_CH_STATUS)) - ticket) < 0)
+	*tlbsd_chan(hart, TLBSD_CH_TARGETS) = targets;
+	*tlbsd_chan(hart, TLBSD_CH_ENTRY) = entry;
+	/* PTE stores before the SUBMIT_ONE load reaches the device. */
+	__asm__ volatile("fence w, i" ::: "memory");
+	return submit(hart, TLBSD_CH_SUBMIT_ONE);
+}
+
+uint64_t tlbsd_wait(unsigned long hart, uint32_t ticket)
+{
+	uint64_t s;
+	/* Tickets count modulo 2^32 and skip 0. */
+	while ((int32_t)(TLBSD_STATUS_DONE(s = *tlbsd_chan(hart, TLBSD_CH_STATUS)) - ticket) < 0)
 		;
 	/* Nothing after this point may run before completion was seen. */
 	__asm__ volatile("fence i, rw" ::: "memory");
+	return s;
 }
 
 int tlbsd_wait_for(unsigned long hart, uint32_t ticket, uint64_t cycles)
@@ -43,12 +60,29 @@ void tlbsd_sync(unsigned long hart)
 	__asm__ volatile("fence i, rw" ::: "memory");
 }
 
+long tlbsd_result(unsigned long hart, uint32_t ticket, uint64_t status)
+{
+	if (!(status & TLBSD_STATUS_ERROR))
+		return 0;
+	uint64_t e = *tlbsd_chan(hart, TLBSD_CH_ERROR);
+	if (TLBSD_ERROR_TICKET(e) != ticket)
+		return 0;	/* an older request's error */
+	*tlbsd_chan(hart, TLBSD_CH_ERROR) = 0;
+	return -(long)TLBSD_ERROR_CODE(e);
+}
+
 long tlbsd_flush(unsigned long hart, uint64_t targets, const uint64_t *list, uint32_t count)
 {
 	long t = tlbsd_post(hart, targets, list, count);
-	if (t > 0) {
-		tlbsd_wait(hart, (uint32_t)t);
-		return 0;
-	}
-	return t;
+	if (t <= 0)
+		return t;
+	return tlbsd_result(hart, (uint32_t)t, tlbsd_wait(hart, (uint32_t)t));
+}
+
+long tlbsd_flush_one(unsigned long hart, uint64_t targets, uint64_t entry)
+{
+	long t = tlbsd_post_one(hart, targets, entry);
+	if (t <= 0)
+		return t;
+	return tlbsd_result(hart, (uint32_t)t, tlbsd_wait(hart, (uint32_t)t));
 }

@@ -1,0 +1,152 @@
+// The shootdown unit's entry expander: turns a request's list entries into
+// flush commands, one per page for the per-VA kinds, and ends the request
+// with an `end` command. It owns the ceiling (a request that would flush more
+// pages than CEILING becomes one full flush) and the errors found in the
+// list (a reserved encoding or a bus error also make it one full flush).
+//
+// The answer depends only on COUNT, CEILING and what the list holds, never
+// on the order its blocks arrive in (docs/shootdown-unit.md, "Errors"):
+//   COUNT > CEILING         the list is not read: one full flush, no error;
+//   a bus error             ERR_BUS (reading stops there);
+//   else a reserved entry   ERR_BAD_ENTRY (every entry is examined, even
+//                           after the ceiling was passed);
+//   else over CEILING pages one full flush, counted as a fallback.
+// In the error and fallback cases the full flush comes after whatever pages
+// were already sent.
+package shootdown.devices
+
+import chisel3._
+import chisel3.util._
+
+/** @param countBits     width of COUNT
+  * @param pageCountBits width of CEILING and of a request's page count */
+case class EntryExpanderParams(countBits: Int, pageCountBits: Int)
+
+class EntryExpanderIO(p: EntryExpanderParams) extends Bundle {
+  /** One-cycle pulse: a request begins; `count` holds its COUNT in this
+    * cycle and until its `end` command, `ceiling` likewise. */
+  val start   = Input(Bool())
+  val count   = Input(UInt(p.countBits.W))
+  val ceiling = Input(UInt(p.pageCountBits.W))
+
+  val entries    = Flipped(Decoupled(UInt(64.W)))
+  val readerDone = Input(Bool())
+  val busError   = Input(Bool())
+  /** The list need not be read any further. */
+  val stopReading = Output(Bool())
+
+  val cmd = Decoupled(new FlushCmd)
+  /** 0, or the ShootdownMap.Err code the request ends with (final once the
+    * `end` command has gone out). */
+  val errCode = Output(UInt(8.W))
+  /** The request ran as a full flush because of CEILING (final likewise). */
+  val fallback = Output(Bool())
+  /** Pulse: an entry was carried out (for CTR_ENTRIES). */
+  val entryDone = Output(Bool())
+  override def cloneType = new EntryExpanderIO(p).asInstanceOf[this.type]
+}
+
+object EntryExpander {
+  import ShootdownMap.Entry
+  def kind(e: UInt): UInt = e(Entry.kindShift + Entry.kindBits - 1, Entry.kindShift)
+  def perVa(e: UInt): Bool = !kind(e)(1)  // kinds 0 and 1 name a VA
+  /** An entry with a reserved encoding: a per-VA kind with SIZE 3. */
+  def reserved(e: UInt): Bool = perVa(e) && e(Entry.sizeShift + Entry.sizeBits - 1, Entry.sizeShift) >= Entry.sizes.size.U
+}
+
+class EntryExpander(p: EntryExpanderParams) extends Module {
+  import ShootdownMap.{Entry, Err}
+  import EntryExpander.{kind, perVa, reserved}
+  val io = IO(new EntryExpanderIO(p))
+
+  val active   = RegInit(false.B)  // between start and the `end` command
+  val full     = RegInit(false.B)  // a full flush replaces the rest of the list
+  val needAll  = RegInit(false.B)  // that full flush is still to be sent
+  val notRead  = RegInit(false.B)  // COUNT > CEILING: the list is not read
+  val busErr   = RegInit(false.B)
+  val badEntry = RegInit(false.B)
+  val pagesSent = Reg(UInt(p.pageCountBits.W))
+  val entriesTaken = Reg(UInt(p.countBits.W))
+  io.stopReading := notRead || busErr
+  io.errCode := Mux(busErr, Err.busError.value.U, Mux(badEntry, Err.badEntry.value.U, 0.U))
+  io.fallback := full && !busErr && !badEntry
+
+  val e = io.entries.bits
+  val eSize  = e(Entry.sizeShift + Entry.sizeBits - 1, Entry.sizeShift)
+  val ePages = e(Entry.pagesShift + Entry.pagesBits - 1, Entry.pagesShift)  // pages - 1
+  val eVpn   = e(Entry.vaTop, Entry.vaShift)
+  val eAsid  = e(Entry.asidShift + Entry.asidBits - 1, Entry.asidShift)
+  val pageIdx = RegInit(0.U((Entry.pagesBits + 1).W))
+  val strideShift =
+    Mux(Mutants("superpage-4k-stride"), 0.U,
+      MuxLookup(eSize, 0.U, Entry.sizeLog2.zipWithIndex.map { case (l, i) => i.U -> (l - Entry.vaShift).U }))
+  when (io.entries.fire()) { entriesTaken := entriesTaken + 1.U }
+  val dropThis = Mutants("drop-last-entry") && io.count > 1.U && entriesTaken === io.count - 1.U
+  val overCeiling = perVa(e) && pagesSent >= io.ceiling
+
+  io.cmd.valid := false.B
+  io.cmd.bits.end := false.B
+  io.cmd.bits.kind := kind(e)
+  io.cmd.bits.vpn := eVpn + (pageIdx << strideShift)
+  io.cmd.bits.asid := eAsid
+  io.cmd.bits.nonLeaf := e(Entry.nonLeafBit)
+  io.entries.ready := false.B
+  val lastPage = !perVa(e) || pageIdx === ePages
+  io.entryDone := false.B
+
+  when (active) {
+    // Every entry is examined as it is taken, whatever happens to it.
+    when (io.entries.fire() && reserved(e)) { badEntry := true.B }
+    when (needAll) {
+      io.cmd.valid := true.B
+      io.cmd.bits.kind := Entry.kindAll.value.U
+      io.cmd.bits.nonLeaf := false.B
+      when (io.cmd.fire()) { needAll := false.B }
+    } .elsewhen (full) {
+      io.entries.ready := true.B  // examine and discard the rest
+      io.cmd.valid := io.readerDone && !io.entries.valid
+      io.cmd.bits.end := true.B
+    } .elsewhen (io.entries.valid) {
+      when (dropThis) {
+        io.entries.ready := true.B
+      } .elsewhen (reserved(e) || overCeiling) {
+        full := true.B
+        needAll := true.B
+      } .otherwise {
+        io.cmd.valid := true.B
+        when (io.cmd.fire()) {
+          when (perVa(e)) { pagesSent := pagesSent + 1.U }
+          pageIdx := Mux(lastPage, 0.U, pageIdx + 1.U)
+          io.entries.ready := lastPage
+          io.entryDone := lastPage
+        }
+      }
+    } .elsewhen (io.readerDone) {
+      io.cmd.valid := true.B
+      io.cmd.bits.end := true.B
+    }
+    when (io.busError) {
+      busErr := true.B
+      when (!full) {
+        full := true.B
+        needAll := true.B
+      }
+    }
+    when (io.cmd.fire() && io.cmd.bits.end) { active := false.B }
+  }
+
+  when (io.start) {
+    active := true.B
+    entriesTaken := 0.U
+    pagesSent := 0.U
+    pageIdx := 0.U
+    busErr := false.B
+    badEntry := false.B
+    // A list longer than the ceiling (each entry is at least one page) is
+    // not even read.
+    val tooLong = io.count > io.ceiling
+    notRead := tooLong
+    full := tooLong
+    needAll := tooLong
+  }
+}

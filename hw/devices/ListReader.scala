@@ -1,0 +1,114 @@
+// The shootdown unit's list reader: turns (LIST, COUNT) into a stream of
+// 64-bit entries, reading whole cache blocks with up to `listReads` reads in
+// flight. It speaks plain bundles, not TileLink, so that a bench can drive
+// it alone; ShootdownUnit adapts them to its TileLink client port.
+package shootdown.devices
+
+import chisel3._
+import chisel3.util._
+
+/** @param addrBits   width of a list address
+  * @param countBits  width of COUNT
+  * @param maxEntries most entries one list may hold
+  * @param blockBytes bytes one read returns (a cache block)
+  * @param listReads  reads in flight at once (sources 0 until listReads) */
+case class ListReaderParams(addrBits: Int, countBits: Int, maxEntries: Int, blockBytes: Int, listReads: Int) {
+  val entriesPerBlock = blockBytes / ShootdownMap.Entry.bytes
+  val lgBlock = log2Ceil(blockBytes)
+  val sourceBits = log2Ceil(listReads max 2)
+  /** Bits that count the blocks of the longest list (it may straddle one more). */
+  val blockCountBits = log2Ceil(maxEntries / entriesPerBlock + 2)
+}
+
+/** A read of one block. */
+class ListGet(p: ListReaderParams) extends Bundle {
+  val source = UInt(p.sourceBits.W)
+  val addr   = UInt(p.addrBits.W)
+  override def cloneType = new ListGet(p).asInstanceOf[this.type]
+}
+
+/** One beat of a block's data (ShootdownMap.Entry.bytes wide). */
+class ListBeat(p: ListReaderParams) extends Bundle {
+  val source = UInt(p.sourceBits.W)
+  val data   = UInt(64.W)
+  /** Denied or corrupt. */
+  val bad    = Bool()
+  override def cloneType = new ListBeat(p).asInstanceOf[this.type]
+}
+
+class ListReaderIO(p: ListReaderParams) extends Bundle {
+  /** One-cycle pulse: a request begins; `list` and `count` hold until `done`. */
+  val start = Input(Bool())
+  val list  = Input(UInt(p.addrBits.W))
+  val count = Input(UInt(p.countBits.W))
+  /** Issue no more reads and drop what arrives (the request no longer needs
+    * its list). */
+  val stop  = Input(Bool())
+
+  val get  = Decoupled(new ListGet(p))
+  /** Always taken: every read has room reserved before it is issued. */
+  val beat = Flipped(Valid(new ListBeat(p)))
+
+  /** The list's entries; with several reads in flight, in the order their
+    * blocks arrive. */
+  val entries = Decoupled(UInt(64.W))
+  /** A beat inside the list came back bad (pulse). */
+  val busError = Output(Bool())
+  /** Every read was issued (or the reader was stopped) and answered. */
+  val done = Output(Bool())
+  override def cloneType = new ListReaderIO(p).asInstanceOf[this.type]
+}
+
+class ListReader(p: ListReaderParams) extends Module {
+  val io = IO(new ListReaderIO(p))
+  import p._
+  private val entryAddrBits = log2Ceil(ShootdownMap.Entry.bytes)
+
+  // Every block read has room reserved in `entryQ` before it goes out, so the
+  // reader always takes its beats at once. Holding them (or a coherence
+  // manager's tracker) until an agent made progress would deadlock: the
+  // agents' D$s may need that same manager to get there.
+  private val room = listReads * entriesPerBlock
+  val entryQ = Module(new Queue(UInt(64.W), room))
+  io.entries <> entryQ.io.deq
+
+  val firstBlock = io.list >> lgBlock
+  val listEnd = io.list +& (io.count << entryAddrBits)
+  val nBlocks = ((listEnd + (blockBytes - 1).U) >> lgBlock) - firstBlock
+  val issued = RegInit(0.U(blockCountBits.W))
+  val reserved = RegInit(0.U(log2Ceil(room + 1).W))  // beats promised to reads in flight
+  val hasRoom = entryQ.io.count +& reserved +& entriesPerBlock.U <= room.U
+  val srcBusy = RegInit(0.U(listReads.W))
+  val srcBlock = Reg(Vec(listReads, UInt(blockCountBits.W)))  // block number within the list
+  // A block's beats arrive together (TileLink does not interleave messages).
+  val beatIdx = RegInit(0.U(log2Ceil(entriesPerBlock).W))
+  val freeSrc = PriorityEncoder(~srcBusy)
+
+  io.get.valid := !io.stop && issued < nBlocks && !srcBusy.andR && hasRoom
+  io.get.bits.source := freeSrc
+  io.get.bits.addr := ((firstBlock +& issued) << lgBlock)(addrBits - 1, 0)
+  val issuedNow = Mux(io.get.fire(), UIntToOH(freeSrc, listReads), 0.U)
+  when (io.get.fire()) {
+    srcBlock(freeSrc) := issued
+    issued := issued + 1.U
+  }
+
+  // Beats count in entries from the start of the list's first block.
+  val b = io.beat.bits
+  val last = beatIdx === (entriesPerBlock - 1).U
+  when (io.beat.valid) { beatIdx := Mux(last, 0.U, beatIdx + 1.U) }
+  val pos = Cat(srcBlock(b.source), beatIdx)
+  val firstPos = io.list(lgBlock - 1, entryAddrBits)
+  val inList = pos >= firstPos && pos < firstPos +& io.count
+  val keep = inList && !io.stop && !b.bad
+  entryQ.io.enq.valid := io.beat.valid && keep
+  entryQ.io.enq.bits := b.data
+  assert(!(entryQ.io.enq.valid && !entryQ.io.enq.ready), "shootdown list reader: a beat without reserved room")
+  reserved := reserved + Mux(io.get.fire(), entriesPerBlock.U, 0.U) - io.beat.valid
+  val answered = Mux(io.beat.valid && last, UIntToOH(b.source, listReads), 0.U)
+  srcBusy := (srcBusy | issuedNow) & ~answered
+  io.busError := io.beat.valid && b.bad && !io.stop
+
+  io.done := (io.stop || issued === nBlocks) && srcBusy === 0.U && !io.get.valid
+  when (io.start) { issued := 0.U }
+}
