@@ -101,12 +101,14 @@ void Scoreboard::handle(const Raw& e) {
       r->ticket = (uint32_t)e.a;
       r->targets = e.b;
       r->start = cycle_;
-      current_ = r;
+      engine_[(uint32_t)e.c] = r;
       waiting_[e.hart].push_back(r);
       break;
     }
     case kSbUnitEntry: {
-      if (!current_) break;
+      const auto it = engine_.find((uint32_t)e.b);
+      if (it == engine_.end()) break;
+      const auto& current_ = it->second;
       const uint64_t raw = e.a;
       const int kind = (int)(raw >> TLBSD_ENTRY_KIND_SHIFT & 3);
       const int size = (int)(raw >> TLBSD_ENTRY_SIZE_SHIFT & 3);
@@ -117,13 +119,19 @@ void Scoreboard::handle(const Raw& e) {
                                    (raw & TLBSD_ENTRY_NONLEAF) != 0});
       break;
     }
-    case kSbAgentAck:
-      if (!current_) break;
-      current_->acked |= 1ull << e.hart;
-      check_inflight(e.hart, *current_, "when the hart acknowledged");
+    case kSbAgentAck: {
+      // Requests overlap in the engine: the acknowledgement names its request.
+      const auto it = engine_.find((uint32_t)e.a);
+      if (it == engine_.end()) break;
+      it->second->acked |= 1ull << e.hart;
+      check_inflight(e.hart, *it->second, "when the hart acknowledged");
       break;
-    case kSbUnitDone:
-      if (!current_) break;
+    }
+    case kSbUnitDone: {
+      const auto it = engine_.find((uint32_t)e.c);
+      if (it == engine_.end()) break;
+      const auto current_ = it->second;
+      engine_.erase(it);
       current_->finished = true;
       current_->err = (int)e.a;
       // Targets the unit gave up on (ERR_TIMEOUT, CH_FAILED) are promised nothing.
@@ -137,8 +145,8 @@ void Scoreboard::handle(const Raw& e) {
                       " of targets 0x%" PRIx64, cycle_, current_->name().c_str(), current_->acked, current_->targets);
         violation(buf);
       }
-      current_.reset();
       break;
+    }
     case kSbChanVisible: {
       auto& q = waiting_[e.hart];
       while (!q.empty() && (int32_t)((uint32_t)e.a - q.front()->ticket) >= 0) {
@@ -221,8 +229,11 @@ void Scoreboard::refill(Hart& h, int hart_id, int port, uint64_t pte, int level,
   t->refilled = cycle_;
   const auto& reads = h.walk.reads;
   if (reads.empty()) {
-    if (current_ && (current_->targets >> hart_id & 1) && !(current_->acked >> hart_id & 1))
-      races_[kRaceL2HitInRequest]++;
+    for (const auto& kv : engine_)
+      if ((kv.second->targets >> hart_id & 1) && !(kv.second->acked >> hart_id & 1)) {
+        races_[kRaceL2HitInRequest]++;
+        break;
+      }
     t->leaf_age = t->nonleaf_age = 0;  // unknown: as old as can be
     bool found = false;
     const auto it = h.walked.find(h.walk.vpn);

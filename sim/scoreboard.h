@@ -20,6 +20,7 @@ void scoreboard_attach(Scoreboard* sb);
 #include <cstdint>
 #include <cstdio>
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -127,7 +128,7 @@ class Scoreboard {
   std::vector<Hart> harts_;
   std::unordered_map<int, std::deque<std::shared_ptr<Request>>> waiting_;  // per channel: started, not yet visible
   std::vector<std::shared_ptr<Request>> local_due_;  // local sfence.vma not yet binding
-  std::shared_ptr<Request> current_;                 // in the engine
+  std::map<uint32_t, std::shared_ptr<Request>> engine_;  // started, not finished, by seq
   uint64_t violations_ = 0, unexplained_ = 0, requests_ = 0, local_ = 0;
   uint64_t races_[kRaces] = {};
 };

@@ -6,7 +6,8 @@
 //
 // The answer depends only on COUNT, CEILING and what the list holds, never
 // on the order its blocks arrive in (docs/shootdown-unit.md, "Errors"):
-//   COUNT > CEILING         the list is not read: one full flush, no error;
+//   COUNT > CEILING         the list is not read: one full flush, no error
+//                           (CEILING as it was when the read would begin);
 //   a bus error             ERR_BUS (reading stops there);
 //   else a reserved entry   ERR_BAD_ENTRY (every entry is examined, even
 //                           after the ceiling was passed);
@@ -23,17 +24,21 @@ import chisel3.util._
 case class EntryExpanderParams(countBits: Int, pageCountBits: Int)
 
 class EntryExpanderIO(p: EntryExpanderParams) extends Bundle {
-  /** One-cycle pulse: a request begins; `count` holds its COUNT in this
-    * cycle and until its `end` command, `ceiling` likewise. */
+  /** One-cycle pulse: a request begins; `count` holds its COUNT from the
+    * next cycle until its `end` command, `ceiling` likewise. `notRead`, in
+    * the start cycle: its COUNT was above CEILING, so its list was not read
+    * (the engine decides that when the read would begin). */
   val start   = Input(Bool())
   val count   = Input(UInt(p.countBits.W))
   val ceiling = Input(UInt(p.pageCountBits.W))
+  val notRead = Input(Bool())
 
+  /** The request's entries, and no other request's. */
   val entries    = Flipped(Decoupled(UInt(64.W)))
+  /** No more of the request's entries will come. */
   val readerDone = Input(Bool())
+  /** Reading the request's list returned a bus error (level). */
   val busError   = Input(Bool())
-  /** The list need not be read any further. */
-  val stopReading = Output(Bool())
 
   val cmd = Decoupled(new FlushCmd)
   /** 0, or the ShootdownMap.Err code the request ends with (final once the
@@ -62,12 +67,10 @@ class EntryExpander(p: EntryExpanderParams) extends Module {
   val active   = RegInit(false.B)  // between start and the `end` command
   val full     = RegInit(false.B)  // a full flush replaces the rest of the list
   val needAll  = RegInit(false.B)  // that full flush is still to be sent
-  val notRead  = RegInit(false.B)  // COUNT > CEILING: the list is not read
   val busErr   = RegInit(false.B)
   val badEntry = RegInit(false.B)
   val pagesSent = Reg(UInt(p.pageCountBits.W))
   val entriesTaken = Reg(UInt(p.countBits.W))
-  io.stopReading := notRead || busErr
   io.errCode := Mux(busErr, Err.busError.value.U, Mux(badEntry, Err.badEntry.value.U, 0.U))
   io.fallback := full && !busErr && !badEntry
 
@@ -97,7 +100,13 @@ class EntryExpander(p: EntryExpanderParams) extends Module {
   when (active) {
     // Every entry is examined as it is taken, whatever happens to it.
     when (io.entries.fire() && reserved(e)) { badEntry := true.B }
-    when (needAll) {
+    when (io.busError && !busErr) {
+      // The list failed (a level from here on): a full flush replaces the
+      // rest, before the `end` can go out.
+      busErr := true.B
+      full := true.B
+      needAll := !full || needAll
+    } .elsewhen (needAll) {
       io.cmd.valid := true.B
       io.cmd.bits.kind := Entry.kindAll.value.U
       io.cmd.bits.nonLeaf := false.B
@@ -125,13 +134,6 @@ class EntryExpander(p: EntryExpanderParams) extends Module {
       io.cmd.valid := true.B
       io.cmd.bits.end := true.B
     }
-    when (io.busError) {
-      busErr := true.B
-      when (!full) {
-        full := true.B
-        needAll := true.B
-      }
-    }
     when (io.cmd.fire() && io.cmd.bits.end) { active := false.B }
   }
 
@@ -144,9 +146,7 @@ class EntryExpander(p: EntryExpanderParams) extends Module {
     badEntry := false.B
     // A list longer than the ceiling (each entry is at least one page) is
     // not even read.
-    val tooLong = io.count > io.ceiling
-    notRead := tooLong
-    full := tooLong
-    needAll := tooLong
+    full := io.notRead
+    needAll := io.notRead
   }
 }

@@ -37,24 +37,27 @@ class ListBeat(p: ListReaderParams) extends Bundle {
 }
 
 class ListReaderIO(p: ListReaderParams) extends Bundle {
-  /** One-cycle pulse: a request begins; `list` and `count` hold until `done`. */
+  /** One-cycle pulse, only while `done`: read the list (`list`, `count`,
+    * sampled in this cycle). */
   val start = Input(Bool())
   val list  = Input(UInt(p.addrBits.W))
   val count = Input(UInt(p.countBits.W))
-  /** Issue no more reads and drop what arrives (the request no longer needs
-    * its list). */
-  val stop  = Input(Bool())
 
   val get  = Decoupled(new ListGet(p))
   /** Always taken: every read has room reserved before it is issued. */
   val beat = Flipped(Valid(new ListBeat(p)))
 
-  /** The list's entries; with several reads in flight, in the order their
-    * blocks arrive. */
+  /** The entries of every list read, in order of the reads; a list's own
+    * entries in the order its blocks arrive. A list's entries all come
+    * before the next list's. */
   val entries = Decoupled(UInt(64.W))
-  /** A beat inside the list came back bad (pulse). */
-  val busError = Output(Bool())
-  /** Every read was issued (or the reader was stopped) and answered. */
+  /** Entries of the current (or last) list put into `entries` so far. */
+  val delivered = Output(UInt(p.countBits.W))
+  /** A beat of the current (or last) list came back bad: the reader issued
+    * no more of its reads and dropped the rest of its beats. */
+  val failed = Output(Bool())
+  /** Every read of the list was issued (or the reader stopped at a bad
+    * beat) and answered: the reader may start the next. */
   val done = Output(Bool())
   override def cloneType = new ListReaderIO(p).asInstanceOf[this.type]
 }
@@ -72,8 +75,15 @@ class ListReader(p: ListReaderParams) extends Module {
   val entryQ = Module(new Queue(UInt(64.W), room))
   io.entries <> entryQ.io.deq
 
-  val firstBlock = io.list >> lgBlock
-  val listEnd = io.list +& (io.count << entryAddrBits)
+  val list = RegInit(0.U(addrBits.W))
+  val count = RegInit(0.U(countBits.W))
+  val failed = RegInit(false.B)
+  val delivered = RegInit(0.U(countBits.W))
+  io.failed := failed
+  io.delivered := delivered
+
+  val firstBlock = list >> lgBlock
+  val listEnd = list +& (count << entryAddrBits)
   val nBlocks = ((listEnd + (blockBytes - 1).U) >> lgBlock) - firstBlock
   val issued = RegInit(0.U(blockCountBits.W))
   val reserved = RegInit(0.U(log2Ceil(room + 1).W))  // beats promised to reads in flight
@@ -84,7 +94,7 @@ class ListReader(p: ListReaderParams) extends Module {
   val beatIdx = RegInit(0.U(log2Ceil(entriesPerBlock).W))
   val freeSrc = PriorityEncoder(~srcBusy)
 
-  io.get.valid := !io.stop && issued < nBlocks && !srcBusy.andR && hasRoom
+  io.get.valid := !failed && issued < nBlocks && !srcBusy.andR && hasRoom
   io.get.bits.source := freeSrc
   io.get.bits.addr := ((firstBlock +& issued) << lgBlock)(addrBits - 1, 0)
   val issuedNow = Mux(io.get.fire(), UIntToOH(freeSrc, listReads), 0.U)
@@ -98,17 +108,26 @@ class ListReader(p: ListReaderParams) extends Module {
   val last = beatIdx === (entriesPerBlock - 1).U
   when (io.beat.valid) { beatIdx := Mux(last, 0.U, beatIdx + 1.U) }
   val pos = Cat(srcBlock(b.source), beatIdx)
-  val firstPos = io.list(lgBlock - 1, entryAddrBits)
-  val inList = pos >= firstPos && pos < firstPos +& io.count
-  val keep = inList && !io.stop && !b.bad
-  entryQ.io.enq.valid := io.beat.valid && keep
+  val firstPos = list(lgBlock - 1, entryAddrBits)
+  val inList = pos >= firstPos && pos < firstPos +& count
+  val bad = io.beat.valid && b.bad && inList
+  val keep = io.beat.valid && inList && !failed && !b.bad
+  entryQ.io.enq.valid := keep
   entryQ.io.enq.bits := b.data
   assert(!(entryQ.io.enq.valid && !entryQ.io.enq.ready), "shootdown list reader: a beat without reserved room")
+  when (keep) { delivered := delivered + 1.U }
+  when (bad) { failed := true.B }
   reserved := reserved + Mux(io.get.fire(), entriesPerBlock.U, 0.U) - io.beat.valid
   val answered = Mux(io.beat.valid && last, UIntToOH(b.source, listReads), 0.U)
   srcBusy := (srcBusy | issuedNow) & ~answered
-  io.busError := io.beat.valid && b.bad && !io.stop
 
-  io.done := (io.stop || issued === nBlocks) && srcBusy === 0.U && !io.get.valid
-  when (io.start) { issued := 0.U }
+  io.done := (failed || issued === nBlocks) && srcBusy === 0.U
+  when (io.start) {
+    assert(io.done, "shootdown list reader: started while reading")
+    list := io.list
+    count := io.count
+    issued := 0.U
+    delivered := 0.U
+    failed := false.B
+  }
 }

@@ -11,11 +11,11 @@ import chisel3.util.HasBlackBoxInline
 
 /** What a probe reports. sim/scoreboard.h has the same numbers. */
 object ScoreboardEvent {
-  val unitStart   = 1  // hart = channel; a = ticket, b = target mask
-  val unitEntry   = 2  // a = the raw 64-bit list entry as the unit read it
-  val unitDone    = 3  // a = error code (0: success), b = targets given up on (CH_FAILED)
+  val unitStart   = 1  // hart = channel; a = ticket, b = target mask, c = seq (its number in the engine's order)
+  val unitEntry   = 2  // a = the raw 64-bit list entry as the unit read it, b = seq
+  val unitDone    = 3  // hart = channel; a = error code (0: success), b = targets given up on (CH_FAILED), c = seq
   val chanVisible = 4  // hart = channel; a = the ticket STATUS shows as done, b = STATUS.IDLE
-  val agentAck    = 5  // hart's agent acknowledged the request in the engine (not an ack owed to one that gave up)
+  val agentAck    = 5  // hart's agent acknowledged request a = seq (not an ack owed to one that gave up)
   val walkReq     = 6  // a = requestor (0 ITLB, 1 DTLB), b = VPN
   val pteRead     = 7  // a = PTE address, b = PTE as read from memory
   val refill      = 8  // a = requestor, b = PTE answered to the TLB, c = level, d = access fault

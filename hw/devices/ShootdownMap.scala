@@ -112,7 +112,7 @@ object ShootdownMap {
     val error    = RegDesc("ERROR", 0x28, RW, 64, "last error on this channel", Seq(
       FieldDesc("TICKET", 0, 32, "the request's ticket (0 if refused at submission)"),
       FieldDesc("CODE", 32, 8, "error code")), wrType = Some(RegFieldWrType.CLEAR), volatile = true)
-    val acked    = RegDesc("ACKED", 0x30, R, 64, "targets that have acknowledged the request in progress, or the last one completed", volatile = true)
+    val acked    = RegDesc("ACKED", 0x30, R, 64, "targets that have acknowledged the channel's oldest request in the unit, or the last one completed", volatile = true)
     val irqEnable  = RegDesc("IRQ_ENABLE", 0x38, RW, 1, "1: raise this channel's interrupt when the channel becomes IDLE")
     val irqPending = RegDesc("IRQ_PENDING", 0x40, RW, 1, "1: the channel became IDLE since last cleared",
       wrType = Some(RegFieldWrType.ONE_TO_CLEAR), volatile = true)

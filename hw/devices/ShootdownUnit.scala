@@ -131,7 +131,13 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   private val prm = outer.params
   private val n = outer.nHarts
 
-  val io = IO(new Bundle { val agents = Vec(n, new AgentPort) })
+  val io = IO(new Bundle {
+    val agents = Vec(n, new AgentPort)
+    /** For benches: the request (its place in the engine's order) whose
+      * command the broadcaster takes this cycle; agents take it from the
+      * next cycle on. */
+    val sent = Output(Valid(UInt(32.W)))
+  })
 
   val (tl, edge) = outer.listNode.out.head
   val (irqs, _) = outer.intNode.out.head
@@ -327,32 +333,113 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   outer.regNode.regmap((global ++ channels.flatMap(_.limitRegs) ++ channels.flatMap(_.regs)): _*)
 
   // ------------------------------------------------------------ engine
-  // One request at a time, channels served round-robin: the list reader
+  // Channels served round-robin. The request being sent: the list reader
   // streams its entries to the expander (a SUBMIT_ONE request's entry goes
   // there directly), whose commands the broadcaster hands to every target.
+  // Once its `end` has gone out it waits for acknowledgements in the
+  // broadcaster, and the next request is sent meanwhile, its commands
+  // queueing in the agents behind the first one's `end`; up to `inFlight`
+  // requests wait at once, and they complete in order.
+  val inFlight = 2
   val arb = Module(new RRArbiter(newRequest, n))
   channels.zip(arb.io.in).foreach { case (c, in) => in <> c.queue.io.deq }
 
-  val busy = RegInit(false.B)
+  // Two stages: the request whose list is being read (R), and the request
+  // being sent (S). A request enters R when the reader is free (a
+  // SUBMIT_ONE request or one whose COUNT is above CEILING reads nothing),
+  // moves to S when S is free, and its list goes on being read there if
+  // need be; the reader takes the next request's list once it has finished
+  // this one's, so lists come out of it one after the other.
+  val inR = RegInit(false.B)
+  val reqR = Reg(newRequest)
+  val chanR = Reg(UInt(log2Ceil(n max 2).W))
+  val notReadR = Reg(Bool())
+  val sending = RegInit(false.B)
   val req = Reg(newRequest)
   val chan = Reg(UInt(log2Ceil(n max 2).W))
-  arb.io.out.ready := !busy
-  val start = arb.io.out.fire()
-  when (start) {
-    req := arb.io.out.bits
-    chan := arb.io.chosen
-    busy := true.B
-  }
+  val seq = RegInit(0.U(32.W))  // requests that entered S so far (mod 2^32)
 
   val readerParams = ListReaderParams(addrBits, prm.countBits, prm.maxEntries, blockBytes, prm.listReads)
   val reader = Module(new ListReader(readerParams))
   val expander = Module(new EntryExpander(EntryExpanderParams(prm.countBits, prm.pageCountBits)))
-  val broadcaster = Module(new Broadcaster(BroadcasterParams(n, prm.agentQueue)))
+  val broadcaster = Module(new Broadcaster(BroadcasterParams(n, prm.agentQueue, inFlight)))
 
-  reader.io.start := start && !arb.io.out.bits.inline
-  reader.io.list := req.list
-  reader.io.count := req.count
-  reader.io.stop := !busy || expander.io.stopReading || req.inline
+  val ended = expander.io.cmd.fire() && expander.io.cmd.bits.end
+  val sFree = !sending || ended
+  val incoming = arb.io.out.bits
+  val notReadIn = !incoming.inline && incoming.count > ceiling
+  val readsIn = !incoming.inline && !notReadIn
+  // R is free, or its request moves on this cycle; a request that reads a
+  // list also waits for the reader to finish the last one.
+  arb.io.out.ready := (!inR || sFree) && (reader.io.done || !readsIn)
+  val fire = arb.io.out.fire()
+  reader.io.start := fire && readsIn
+  reader.io.list := incoming.list
+  reader.io.count := incoming.count
+  val readsR = Reg(Bool())
+  when (fire) {
+    reqR := incoming
+    chanR := arb.io.chosen
+    notReadR := notReadIn
+    readsR := readsIn
+  }
+  // To S: R's request, or the arbiter's straight away when R is empty.
+  val start = sFree && (inR || fire)
+  val newS = Mux(inR, reqR, incoming)
+  val newChan = Mux(inR, chanR, arb.io.chosen)
+  val newNotRead = Mux(inR, notReadR, notReadIn)
+  val newReads = Mux(inR, readsR, readsIn)
+  inR := Mux(fire, inR || !start, inR && !start)
+  when (ended) { sending := false.B }
+  when (start) {
+    req := newS
+    chan := newChan
+    sending := true.B
+    seq := seq + 1.U
+  }
+
+  // ---- S's entries: its part of the reader's stream (it ends where the
+  // reader's count for S's list ends), or its SUBMIT_ONE entry. While the
+  // reader is on S's list (`readingS`) its running count and state are S's;
+  // once it has finished and moves on, S keeps the final ones.
+  val readingS = RegInit(false.B)
+  val limitS = RegInit(0.U(prm.countBits.W))
+  val readDoneS = RegInit(true.B)
+  val busErrS = RegInit(false.B)
+  when (readingS) {
+    limitS := reader.io.delivered
+    readDoneS := reader.io.done
+    busErrS := reader.io.failed
+  }
+  when (reader.io.start) { readingS := false.B }
+  when (start) {
+    // The reader's current list is the new S request's unless that request
+    // reads none, or the reader starts the next request's list right now
+    // (it has finished this one's: take its final count).
+    readingS := newReads && !(reader.io.start && inR)
+    limitS := Mux(newReads, reader.io.delivered, 0.U)
+    readDoneS := !newReads || reader.io.done
+    busErrS := newReads && reader.io.failed
+  }
+  val limitNow = Mux(readingS, reader.io.delivered, limitS)
+  val readDoneNow = Mux(readingS, reader.io.done, readDoneS)
+  val busErrNow = Mux(readingS, reader.io.failed, busErrS)
+  val takenS = RegInit(0.U(prm.countBits.W))
+  val inlineLeft = RegInit(false.B)
+  when (start) {
+    takenS := 0.U
+    inlineLeft := newS.inline
+  }
+  val entries = Wire(Decoupled(UInt(64.W)))
+  val listLeft = takenS < limitNow
+  entries.valid := sending && Mux(req.inline, inlineLeft, reader.io.entries.valid && listLeft)
+  entries.bits := Mux(req.inline, req.entry, reader.io.entries.bits)
+  reader.io.entries.ready := entries.ready && sending && !req.inline && listLeft
+  when (entries.fire()) {
+    takenS := takenS + 1.U
+    when (req.inline) { inlineLeft := false.B }
+  }
+
   // The reader's plain bundles on the TileLink client port.
   tl.a.valid := reader.io.get.valid
   reader.io.get.ready := tl.a.ready
@@ -366,55 +453,69 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   tl.c.valid := false.B
   tl.e.valid := false.B
 
-  // A SUBMIT_ONE entry, offered to the expander once.
-  val inlineLeft = RegInit(false.B)
-  when (start) { inlineLeft := arb.io.out.bits.inline }
-  val entries = Wire(Decoupled(UInt(64.W)))
-  entries.valid := Mux(req.inline, inlineLeft, reader.io.entries.valid)
-  entries.bits := Mux(req.inline, req.entry, reader.io.entries.bits)
-  reader.io.entries.ready := entries.ready && !req.inline
-  when (entries.fire() && req.inline) { inlineLeft := false.B }
-
   expander.io.start := start
   private def entryCount(r: ShootdownRequest) = Mux(r.inline, 1.U, r.count)
-  expander.io.count := Mux(start, entryCount(arb.io.out.bits), entryCount(req))
+  expander.io.count := entryCount(req)
   expander.io.ceiling := ceiling
+  expander.io.notRead := newNotRead
   expander.io.entries <> entries
-  expander.io.readerDone := reader.io.done
-  expander.io.busError := reader.io.busError
+  expander.io.readerDone := req.inline || (readDoneNow && !listLeft)
+  expander.io.busError := !req.inline && busErrNow
 
   broadcaster.io.start := start
   broadcaster.io.targets := req.targets
+  broadcaster.io.seq := seq - 1.U
   broadcaster.io.timeout := timeout
   broadcaster.io.cmd <> expander.io.cmd
   io.agents <> broadcaster.io.agents
+  io.sent.valid := expander.io.cmd.fire()
+  io.sent.bits := seq - 1.U
+
+  // What the waiting requests' completion needs, in the broadcaster's order.
+  class Waiting extends Bundle {
+    val chan     = UInt(log2Ceil(n max 2).W)
+    val ticket   = UInt(32.W)
+    val errCode  = UInt(8.W)
+    val fallback = Bool()
+  }
+  val waiting = Module(new Queue(new Waiting, inFlight))
+  waiting.io.enq.valid := ended
+  waiting.io.enq.bits.chan := chan
+  waiting.io.enq.bits.ticket := req.ticket
+  waiting.io.enq.bits.errCode := expander.io.errCode
+  waiting.io.enq.bits.fallback := expander.io.fallback
+  assert(!ended || waiting.io.enq.ready, "shootdown unit: more requests waiting than the broadcaster holds")
 
   val complete = broadcaster.io.complete
-  val failed = broadcaster.io.failed
-  val errCode = Mux(failed =/= 0.U, Err.timeout.value.U, expander.io.errCode)
-  when (complete) { busy := false.B }
+  val oldest = broadcaster.io.oldest.bits
+  val done = waiting.io.deq.bits
+  waiting.io.deq.ready := complete
+  val failed = oldest.failed
+  val errCode = Mux(failed =/= 0.U, Err.timeout.value.U, done.errCode)
 
   val foreign = channels.map(_.foreign)
   when (expander.io.entryDone) { ctrEntries := ctrEntries + 1.U }
   when (expander.io.cmd.fire() && !expander.io.cmd.bits.end) { ctrPages := ctrPages + 1.U }
-  when (complete && expander.io.fallback && errCode === 0.U) { ctrFallbacks := ctrFallbacks + 1.U }
+  when (complete && done.fallback && errCode === 0.U) { ctrFallbacks := ctrFallbacks + 1.U }
   when (complete) { ctrRequests := ctrRequests + 1.U }
   ctrErrors := ctrErrors + PopCount(channels.map(_.submitError)) + (complete && errCode =/= 0.U)
   ctrTimeouts := ctrTimeouts + PopCount(broadcaster.io.gaveUp)
   ctrForeign := ctrForeign + PopCount(foreign)
 
+  // ACKED: the acknowledgements of the channel's oldest waiting request (or
+  // of the last one completed).
   val syncOneEarly = Mutants("sync-one-early")
   channels.foreach { c =>
-    val mine = chan === c.index.U
-    when (busy && mine) { c.acked := broadcaster.io.acked }
-    when (start && arb.io.chosen === c.index.U) { c.acked := 0.U }
-    when (complete && mine) {
-      c.done := req.ticket
-      when (errCode =/= 0.U) { c.errWord := Cat(errCode, req.ticket) }
+    val oldestMine = broadcaster.io.oldest.valid && waiting.io.deq.valid && done.chan === c.index.U
+    when (start && newChan === c.index.U) { c.acked := 0.U }
+    when (oldestMine) { c.acked := oldest.acked }
+    when (complete && oldestMine) {
+      c.done := done.ticket
+      when (errCode =/= 0.U) { c.errWord := Cat(errCode, done.ticket) }
       when (failed =/= 0.U) { c.failed := failed }
-      when (req.ticket === c.posted) { c.irqPend := true.B }
+      when (done.ticket === c.posted) { c.irqPend := true.B }
     }
-    when (syncOneEarly && busy && mine && req.ticket === c.posted) { c.idle := true.B }
+    when (syncOneEarly && sending && chan === c.index.U && req.ticket === c.posted) { c.idle := true.B }
   }
 
   // A test aid, not a mutant: tickets start just below the wrap.
@@ -429,18 +530,20 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
 
   probes()
 
-  /** What the co-simulation scoreboard (sim/scoreboard.cpp) watches here:
-    * each request as the engine takes it, its entries (as the expander
+  /** What the co-simulation scoreboard (sim/scoreboard.cpp) watches here,
+    * requests named by their place in the engine's order (`seq`): each
+    * request as the engine takes it, its entries (as the expander
     * takes them, so it judges what was asked, not what was sent), each
     * agent's acknowledgement, the engine's completion, and what every
     * channel's STATUS shows. */
   private def probes(): Unit = {
     import ScoreboardEvent._
-    ScoreboardProbe(unitStart, arb.io.out.fire(), arb.io.chosen, arb.io.out.bits.ticket, arb.io.out.bits.targets)
-    ScoreboardProbe(unitEntry, entries.fire(), 0.U, entries.bits)
-    ScoreboardProbe(unitDone, complete, chan, errCode, failed)
-    // Acknowledgements that count: not those owed to a request that gave up.
-    (0 until n).foreach(i => ScoreboardProbe(agentAck, broadcaster.io.ackNow(i), i.U))
+    ScoreboardProbe(unitStart, start, newChan, newS.ticket, newS.targets, seq)
+    ScoreboardProbe(unitEntry, entries.fire(), 0.U, entries.bits, seq - 1.U)
+    ScoreboardProbe(unitDone, complete, done.chan, errCode, failed, oldest.seq)
+    // Acknowledgements that count (not those owed to a request that gave
+    // up), with the request each is for.
+    (0 until n).foreach(i => ScoreboardProbe(agentAck, broadcaster.io.ackNow(i), i.U, broadcaster.io.ackSeq(i)))
     channels.foreach { c =>
       val shown = Mux(c.idle, c.posted, c.done)
       ScoreboardProbe(chanVisible, shown =/= RegNext(shown, 0.U), c.index.U, shown, c.idle)

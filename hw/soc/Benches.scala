@@ -54,6 +54,8 @@ class UnitBenchImp(outer: UnitBench) extends LazyModuleImp(outer) {
   mem <> memIn
   val agents = IO(chiselTypeOf(outer.unit.module.io.agents))
   agents <> outer.unit.module.io.agents
+  val sent = IO(chiselTypeOf(outer.unit.module.io.sent))
+  sent := outer.unit.module.io.sent
   val irq = IO(Output(UInt(BenchParams.harts.W)))
   irq := outer.irqSink.in.head._1.asUInt
 }

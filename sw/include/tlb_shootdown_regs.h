@@ -52,7 +52,7 @@
 #define TLBSD_CH_SUBMIT                    0x18    /* R, read has an effect: a 64-bit read submits TARGETS/LIST/COUNT as one request; returns its ticket (never 0), 0 if the channel's queue is full (nothing was submitted: retry), or minus an error code (nothing was submitted) */
 #define TLBSD_CH_STATUS                    0x20    /* R: progress of the channel's requests (requests of a channel complete in order) */
 #define TLBSD_CH_ERROR                     0x28    /* RW, any write clears: last error on this channel */
-#define TLBSD_CH_ACKED                     0x30    /* R: targets that have acknowledged the request in progress, or the last one completed */
+#define TLBSD_CH_ACKED                     0x30    /* R: targets that have acknowledged the channel's oldest request in the unit, or the last one completed */
 #define TLBSD_CH_IRQ_ENABLE                0x38    /* RW: 1: raise this channel's interrupt when the channel becomes IDLE */
 #define TLBSD_CH_IRQ_PENDING               0x40    /* RW, write 1 to clear: 1: the channel became IDLE since last cleared */
 #define TLBSD_CH_FAILED                    0x48    /* R: targets the last request that ended with ERR_TIMEOUT gave up on */

@@ -280,8 +280,8 @@ class Request:
 
 
 class UnitModel:
-    def __init__(self, harts, max_entries, queue_depth, ceiling, mem_base, mem_size, first_ticket=0):
-        self.harts, self.max_entries, self.queue_depth = harts, max_entries, queue_depth
+    def __init__(self, harts, max_entries, queue_depth, ceiling, mem_base, mem_size, first_ticket=0, waiting=2):
+        self.harts, self.max_entries, self.queue_depth, self.waiting = harts, max_entries, queue_depth, waiting
         self.ceiling, self.mem_base, self.mem_size = ceiling, mem_base, mem_size
         self.regs = [{CH_TARGETS: 0, CH_LIST: 0, CH_COUNT: 0, CH_ENTRY: 0} for _ in range(harts)]
         # Per-channel limits, as firmware sets them on page 0.
@@ -365,7 +365,10 @@ class UnitModel:
             return {(1 << 64) - code}
         out = len(self.pending[chan])
         answers = set()
-        if out < self.queue_depth + 1:   # +1: the engine may hold one already
+        # Beyond its queue, a channel's requests may already be in the
+        # engine: one whose list is being read, one being sent, and up to
+        # `waiting` waiting for acknowledgements.
+        if out < self.queue_depth + 2 + self.waiting:
             answers.add(next_ticket(self.posted[chan]))
         if out >= self.queue_depth:
             answers.add(0)

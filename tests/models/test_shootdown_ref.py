@@ -36,8 +36,9 @@ def test_model_constants_match_the_generated_header():
 
 
 def test_entry_round_trip():
-    e = ref.Entry(ref.KIND_VA_ASID, 1, 256, 0x7F_FFE0_0000, 0xABCD)
-    assert ref.Entry.decode(e.encode()) == e
+    for pages, nonleaf in [(1, False), (ref.regs.ENTRY_MAX_PAGES, True)]:
+        e = ref.Entry(ref.KIND_VA_ASID, 1, pages, 0x7F_FFE0_0000, 0xABCD, nonleaf)
+        assert ref.Entry.decode(e.encode()) == e
 
 
 def test_range_entry_steps_by_its_page_size():
