@@ -99,6 +99,9 @@ class Broadcaster(p: BroadcasterParams) extends Module {
     a.cmd.bits := cur
   }
 
+  /** The slot the `end` in `cur` belongs to: the last one allocated. */
+  val newest = Mux(tail === 0.U, (slots - 1).U, tail - 1.U)
+
   // ---- acknowledgements
   // Acknowledgements owed for requests that gave up on the agent.
   val owed = RegInit(VecInit(Seq.fill(n)(0.U(log2Ceil(p.agentQueue + slots + 2).W))))
@@ -108,7 +111,11 @@ class Broadcaster(p: BroadcasterParams) extends Module {
   /** Slot (in age order from head) that agent i's acknowledgement is for. */
   private def ackSlot(i: Int): (Bool, UInt) = {
     val order = (0 until slots).map(k => if (slots == 1) 0.U else (head +& k.U) % slots.U)
-    val hits = order.map(s => valid(s) && waits(s).live(i) && !waits(s).acked(i) && !waits(s).endPend(i))
+    // An agent may acknowledge in the cycle it takes the `end` (only a
+    // broken one would, as mutant ack-before-drain does, but its early
+    // acknowledgement must still land where the checks can see it).
+    def tookEnd(s: UInt) = !waits(s).endPend(i) || (curIsEnd && newest === s && takes(i))
+    val hits = order.map(s => valid(s) && waits(s).live(i) && !waits(s).acked(i) && tookEnd(s))
     (hits.reduce(_ || _), PriorityMux(hits, order))
   }
   val ackTo = (0 until n).map(ackSlot)
@@ -147,7 +154,6 @@ class Broadcaster(p: BroadcasterParams) extends Module {
   }
 
   // ---- the waiting requests' state
-  val newest = Mux(tail === 0.U, (slots - 1).U, tail - 1.U)
   (0 until slots).foreach { s =>
     val w = waits(s)
     // The `end` in `cur` belongs to the newest slot; the watchdog's silent
