@@ -12,8 +12,9 @@
 #   make linux     the test kernel (sw/linux, stock and with the series) as OpenSBI payloads
 #   make linux-demo [HARTS="2 4"]  the Linux workloads on the SoC, stock vs the port with the unit,
 #                  side by side (build/results/linux-demo.*; about 15 min for 2 harts)
-#   make litmus-long [SCHEDULES=N]  every litmus test N (1,000) times on every back end (the unit,
-#                  the SBI paths, QEMU), judged against the reference models
+#   make litmus-long [SCHEDULES=N] [BACKENDS="unit-4harts ..."]  every litmus test N (1,000)
+#                  times on every back end or those named (the unit, the SBI paths, QEMU),
+#                  judged against the reference models
 #                  (build/results/litmus-*.txt; hours at 1,000)
 #   make cocotb-long [SEEDS=N]  the cocotb unit and agent benches with N (200) random seeds each
 #   make mutants [MUTANTS="a b"]  the suite and the scoreboard once per debug knob that breaks
@@ -62,7 +63,7 @@ linux-demo: sw
 	@scripts/linux-demo.sh $(HARTS)
 
 litmus-long: models sw
-	@scripts/litmus-long.sh $(SCHEDULES)
+	@scripts/litmus-long.sh $(or $(SCHEDULES),1000) $(BACKENDS)
 
 mutants: sw
 	@scripts/mutants.sh $(MUTANTS)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# litmus-long.sh [SCHEDULES] : every litmus test (tests/litmus) SCHEDULES
-# times (1,000 unless told) on every back end, two runs at a time on the two
+# litmus-long.sh [SCHEDULES [BACK-END...]] : every litmus test (tests/litmus)
+# SCHEDULES times (1,000 unless told) on every back end (or those named),
+# two runs at a time on the two
 # cores: the unit's channels on the 2- and 4-hart SoCs, on the 2-hart SoC
 # the batched SBI extension and SBI RFENCE carried out by the unit and, under
 # stock OpenSBI, over IPIs, and RFENCE over IPIs on QEMU with 4 harts. Judges
@@ -14,6 +15,14 @@ cd "$ROOT"
 
 SCHEDULES="${1:-1000}"
 [[ "$SCHEDULES" =~ ^[1-9][0-9]*$ ]] || die "litmus-long: SCHEDULES must be a positive number, not '$SCHEDULES'"
+shift $(($# > 0 ? 1 : 0))
+ORDER=(unit-4harts unit-2harts sbi-ext-2harts sbi-rfence-unit-2harts sbi-rfence-ipi-2harts qemu-rfence-ipi-4harts)
+if [ $# -gt 0 ]; then
+  for b in "$@"; do
+    printf '%s\n' "${ORDER[@]}" | grep -qx -- "$b" || die "litmus-long: unknown back end '$b' (${ORDER[*]})"
+  done
+  ORDER=("$@")
+fi
 RESULTS="$BUILD/results"
 mkdir -p "$RESULTS"
 for p in soc sbi; do
@@ -36,7 +45,6 @@ declare -A JOBS=(
   [sbi-rfence-ipi-2harts]="$SIM2 $(fw stock sbi_litmus_rfence)/fw_payload.elf"
   [qemu-rfence-ipi-4harts]="qemu-system-riscv64 -machine virt -nographic -m 256M -smp 4 -monitor none -serial stdio -bios $(fw stock sbi_litmus_rfence)/fw_payload.bin"
 )
-ORDER=(unit-4harts unit-2harts sbi-ext-2harts sbi-rfence-unit-2harts sbi-rfence-ipi-2harts qemu-rfence-ipi-4harts)
 status=0
 judge() {
   local name="$1" log="$RESULTS/litmus-$1.log"

@@ -184,8 +184,8 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
     Mux(v > prm.maxEntries.U, (prm.maxEntries + 1).U(prm.countBits.W), v(prm.countBits - 1, 0))
   private def clampTargets(v: UInt): UInt = Mux(v(63, n).orR, 0.U(n.W), v(n - 1, 0))
   private def newRequest = new ShootdownRequest(n, addrBits, prm.countBits)
-  private def stored(r: UInt, clamp: UInt => UInt, allowed: Bool = true.B) = RegWriteFn((valid, data) => {
-    when (valid && allowed) { r := clamp(data) }
+  private def stored(r: UInt, clamp: UInt => UInt) = RegWriteFn((valid, data) => {
+    when (valid) { r := clamp(data) }
     true.B
   })
 
@@ -376,13 +376,12 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   reader.io.start := fire && readsIn
   reader.io.list := incoming.list
   reader.io.count := incoming.count
-  val readsR = Reg(Bool())
   when (fire) {
     reqR := incoming
     chanR := arb.io.chosen
     notReadR := notReadIn
-    readsR := readsIn
   }
+  val readsR = !reqR.inline && !notReadR
   // To S: R's request, or the arbiter's straight away when R is empty.
   val start = sFree && (inR || fire)
   val newS = Mux(inR, reqR, incoming)
