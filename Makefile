@@ -2,9 +2,12 @@
 #   make demo      the headline: S-mode shootdown by SBI RFENCE over IPIs vs the unit (RFENCE,
 #                  batched SBI extension, direct), 2- and 4-hart SoCs + QEMU (build/results/demo.*)
 #   make test      the test suite (what CI runs)
-#   make run PROGRAM=<elf> [HARTS=2|4] [MAX_CYCLES=N] [WAVES=1 [WAVES_FROM=C] [WAVES_TO=C]]
+#   make run PROGRAM=<elf> [HARTS=2|4|8] [MAX_CYCLES=N] [WAVES=1 [WAVES_FROM=C] [WAVES_TO=C]]
 #   make models    the tuned 2- and 4-hart Verilator models
 #   make bench     the unit vs a software shootdown: latency, stolen cycles, traps; SoC area (build/results/)
+#   make bench-scaling  cost against 1, 3 and 7 targets on the 8-hart SoC (build/results/scaling.*)
+#   make fw-profile [HARTS=4]  where OpenSBI's cycles go in one shootdown call, from the debug
+#                  model's commit trace (build/results/fw-profile.md; some minutes)
 #   make bench-sim simulation speed: naive vs tuned vs debug models (build/results/sim-speed.csv)
 #   make generated regenerate the files derived from hw/ (C header, register table in docs/)
 #                  and the litmus catalogue in docs/litmus.md
@@ -32,7 +35,7 @@ export BUILD
 BAREMETAL := $(BUILD)/sw/baremetal
 OPENSBI_OUT := $(BUILD)/sw/opensbi
 
-.PHONY: all setup models sw linux linux-demo litmus-long cocotb-long mutants demo test run bench bench-sim generated clean help
+.PHONY: all setup models sw linux linux-demo litmus-long cocotb-long mutants demo test run bench bench-scaling bench-sim fw-profile generated clean help
 all: models sw
 
 help:
@@ -79,9 +82,9 @@ test: models sw
 	@venv=$$(scripts/setup.sh) && cd tests && $$venv/bin/python -m pytest $(PYTEST_ARGS)
 
 run: setup
-	@test -n "$(PROGRAM)" || { echo "usage: make run PROGRAM=<elf> [HARTS=2|4] [MAX_CYCLES=N] [WAVES=1 [WAVES_FROM=C] [WAVES_TO=C]]" >&2; exit 2; }
+	@test -n "$(PROGRAM)" || { echo "usage: make run PROGRAM=<elf> [HARTS=2|4|8] [MAX_CYCLES=N] [WAVES=1 [WAVES_FROM=C] [WAVES_TO=C]]" >&2; exit 2; }
 	@test -f "$(PROGRAM)" || { echo "make run: '$(PROGRAM)' does not exist" >&2; exit 2; }
-	@case "$(HARTS)" in 2|4) ;; *) echo "make run: HARTS must be 2 or 4, not '$(HARTS)'" >&2; exit 2;; esac
+	@case "$(HARTS)" in 2|4|8) ;; *) echo "make run: HARTS must be 2, 4 or 8, not '$(HARTS)'" >&2; exit 2;; esac
 	@sim=$$(scripts/build-model.sh $(HARTS) $(if $(WAVES),waves,tuned)) && \
 	$$sim +max-cycles=$(MAX_CYCLES) $(if $(WAVES),+waves=$(BUILD)/waves.fst \
 	  $(if $(WAVES_FROM),+waves-from=$(WAVES_FROM)) $(if $(WAVES_TO),+waves-to=$(WAVES_TO))) $(abspath $(PROGRAM))
@@ -89,6 +92,12 @@ run: setup
 
 bench: setup
 	@scripts/bench.sh
+
+bench-scaling: setup
+	@scripts/bench-scaling.sh
+
+fw-profile: setup
+	@scripts/fw-profile.sh $(if $(filter command line,$(origin HARTS)),$(HARTS),4)
 
 bench-sim: sw
 	@scripts/bench-sim.sh

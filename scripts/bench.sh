@@ -36,3 +36,6 @@ python3 "$ROOT/scripts/bench_table.py" --ceiling "$CEIL_RAW" "$RESULTS/ceiling.c
 if [ "${BENCH_AREA:-1}" = 1 ]; then
   "$ROOT/scripts/area.sh" "$RESULTS/area.csv"
 fi
+
+step "unit v2 goals (the demo rows come from the last make demo)"
+python3 "$ROOT/scripts/goals_table.py" "$RESULTS"

@@ -41,3 +41,6 @@ for harts in 2 4; do
   grep '^DEMO' "$log" >> "$QEMU_RAW"
 done
 "$VENV/bin/python" "$ROOT/scripts/demo_table.py" "$SOC_RAW" "$QEMU_RAW" "$RESULTS"
+
+step "unit v2 goals (the bench rows come from the last make bench)"
+python3 "$ROOT/scripts/goals_table.py" "$RESULTS"

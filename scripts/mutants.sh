@@ -2,7 +2,8 @@
 # mutants.sh [MUTANT...] : runs the suite on the 2-hart checked model once
 # per debug knob of hw/devices/Mutants.scala (every one unless named; the
 # model has them all, `+mutant=NAME` turns one on), and once on the real
-# design (row "none", the control), two runs at a time, and writes the kill
+# design (row "none", the control) and once per test aid (controls too: an
+# aid breaks no rule), two runs at a time, and writes the kill
 # matrix to build/results/mutants.md (and .csv): for every mutant and program,
 # whether the program's own checks caught it ("arch") and whether the
 # co-simulation scoreboard did ("sb", its violations, counted from the
@@ -17,9 +18,13 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
-# The knob names, from the one list that defines them.
-mapfile -t ALL < <(sed -n '/val all: Map/,/^  )/p' hw/devices/Mutants.scala |
-  sed -n 's/^ *"\([a-z0-9-]*\)" *->.*/\1/p')
+# The knob names, from the lists that define them: Mutants.all breaks a rule
+# (must be killed), Mutants.aids breaks none (must be clean, like "none").
+knobs() {
+  sed -n "/val $1: Map/,/)\$/p" hw/devices/Mutants.scala | sed -n 's/^ *"\([a-z0-9-]*\)" *->.*/\1/p'
+}
+mapfile -t ALL < <(knobs all)
+mapfile -t AIDS < <(knobs aids)
 [ ${#ALL[@]} -gt 0 ] || die "mutants: found no mutant names in hw/devices/Mutants.scala"
 if [ $# -gt 0 ]; then
   for m in "$@"; do
@@ -29,8 +34,9 @@ if [ $# -gt 0 ]; then
 else
   MUTANTS=("${ALL[@]}")
 fi
-MUTANTS=(none "${MUTANTS[@]}")
-ALL=(none "${ALL[@]}")
+MUTANTS=(none "${MUTANTS[@]}" "${AIDS[@]}")
+ALL=(none "${ALL[@]}" "${AIDS[@]}")
+is_control() { [ "$1" = none ] || printf '%s\n' "${AIDS[@]}" | grep -qx -- "$1"; }
 
 RESULTS="$BUILD/results/mutants"
 mkdir -p "$RESULTS"
@@ -96,7 +102,8 @@ for m in "${MUTANTS[@]}"; do
   for p in "${PROGRAMS[@]}"; do
     run_one "$sim" "$m" "$p" &
     pids+=("$!")
-    if [ ${#pids[@]} -eq 2 ]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
+    # as soon as either run ends, not the older one: a long litmus run would idle a core
+    if [ ${#pids[@]} -eq 2 ]; then wait -n "${pids[@]}" || true; pids=($(jobs -pr)); fi
   done
 done
 wait
@@ -110,8 +117,8 @@ for m in "${MUTANTS[@]}"; do
   done
   ROW[$m]="$row,$killed"
   echo "  $row" >&2
-  if [ "$m" = none ]; then
-    [ "$killed" = no ] || survivors+=("none (the real design fails the suite)")
+  if is_control "$m"; then
+    [ "$killed" = no ] || survivors+=("$m (a control: the real design fails the suite)")
   else
     [ "$killed" = yes ] || survivors+=("$m")
   fi
@@ -129,4 +136,4 @@ if [ ${#survivors[@]} -gt 0 ]; then
   echo "mutants: not killed: ${survivors[*]}" >&2
   exit 1
 fi
-echo "mutants: all $((${#MUTANTS[@]} - 1)) killed, the real design clean (logs in $RESULTS)"
+echo "mutants: all $((${#MUTANTS[@]} - 1 - ${#AIDS[@]})) killed, the controls clean (logs in $RESULTS)"

@@ -67,10 +67,13 @@ class SimSoCBase extends Config(
 /** Debug builds keep rocket-chip's TileLink protocol monitors. */
 class Debug2HartConfig extends Config(new WithBatchedShootdown ++ new WithShootdownCores(2) ++ new SimSoCBase)
 class Debug4HartConfig extends Config(new WithBatchedShootdown ++ new WithShootdownCores(4) ++ new SimSoCBase)
+class Debug8HartConfig extends Config(new WithBatchedShootdown ++ new WithShootdownCores(8) ++ new SimSoCBase)
 
 /** Fast builds drop the monitors. */
 class Sim2HartConfig extends Config(new WithoutTLMonitors ++ new Debug2HartConfig)
 class Sim4HartConfig extends Config(new WithoutTLMonitors ++ new Debug4HartConfig)
+/** How cost grows with the machine (make bench-scaling): 1, 3 and 7 targets. */
+class Sim8HartConfig extends Config(new WithoutTLMonitors ++ new Debug8HartConfig)
 
 /** The same SoCs without the unit: the baseline for area and for the
   * software-only shootdown path. */
