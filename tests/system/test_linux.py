@@ -84,7 +84,7 @@ def test_stale_probe_passes_on_qemu(k_flavor, fw_flavor):
     assert rfence_calls(r) > 0, describe(r)
     if k_flavor == "port":
         c = counters(r)
-        assert c["requests"] == 0 and c["sbi_rfence"] > 0, describe(r)
+        assert c["requests"] == 0 and c["direct"] == 0 and c["sbi_rfence"] > 0, describe(r)
 
 
 def test_stale_probe_catches_a_firmware_that_skips_remote_fences():
@@ -117,7 +117,10 @@ def test_port_falls_back_when_every_request_fails():
 def test_port_flushes_by_the_unit_on_the_soc():
     """The port on the 2-hart SoC with the unit's firmware: it boots to /init,
     the probe passes, and every remote flush went to the unit (none by SBI
-    RFENCE, no error), the accessed bits aging cleared among them."""
+    RFENCE, no error), the accessed bits aging cleared among them. The
+    firmware hands each hart's supervisor its channel, so every request went
+    there directly, with no SBI call (on QEMU, which has no unit, none
+    does)."""
     r = run_sim(2, firmware_with_kernel("unit", "port") / "fw_payload.elf", "+max-cycles=400000000",
                 timeout=2400)
     assert r.status == 0, describe(r)
@@ -125,6 +128,7 @@ def test_port_flushes_by_the_unit_on_the_soc():
     assert p["writers"] == 1 and p["faults"] > 0 and p["late"] == 0 and p["foreign"] == 0, describe(r)
     c = counters(r)
     assert c["requests"] > 0 and c["errors"] == 0 and c["sbi_rfence"] == 0, describe(r)
+    assert c["direct"] == c["requests"], describe(r)
     # OpenSBI's own count agrees: no remote fence came to it as RFENCE.
     assert rfence_calls(r) == 0, describe(r)
     # Patch 0004: flush_tlb_batched_pending() found its pages flushed
@@ -132,6 +136,53 @@ def test_port_flushes_by_the_unit_on_the_soc():
     assert c["pending_none"] > 0, describe(r)
     # Patch 0006: reclaim's aging flushed the accessed bits it cleared.
     assert c["young_requests"] > 0 and c["young_pages"] >= c["young_requests"], describe(r)
+
+
+DEFINE = re.compile(r"^\+#define (TLBSD_\w+)\s+(.+?)\s*(?:/\*.*)?$", re.M)
+
+
+def linux_register_defines():
+    """The unit's constants as the Linux series defines them (the last patch
+    that defines a name wins), evaluated: numbers, BIT_ULL, GENMASK_ULL."""
+    found = {}
+    for patch in sorted((ROOT / "sw/linux/patches").glob("*.patch")):
+        found.update(DEFINE.findall(patch.read_text()))
+    values = {}
+    for name, text in found.items():
+        if m := re.fullmatch(r"BIT_ULL\((\d+)\)", text):
+            values[name] = 1 << int(m[1])
+        elif m := re.fullmatch(r"GENMASK_ULL\((\d+), (\d+)\)", text):
+            values[name] = (1 << int(m[1]) + 1) - (1 << int(m[2]))
+        elif re.fullmatch(r"0x[0-9a-fA-F]+|\d+", text):
+            values[name] = int(text, 0)
+    return values
+
+
+def test_linux_driver_agrees_with_the_register_map():
+    """The Linux series restates the unit's channel registers, fields, codes
+    and entry format (a kernel does not include the generated header): every
+    value must be the generated register map's (tests/models/shootdown_regs.py)."""
+    sys.path.insert(0, str(ROOT / "tests/models"))
+    import shootdown_regs as regs
+
+    def mask(f):
+        return ((1 << f.bits) - 1) << f.lsb
+
+    want = {
+        "TLBSD_CH_TARGETS": regs.CH_TARGETS, "TLBSD_CH_LIST": regs.CH_LIST, "TLBSD_CH_COUNT": regs.CH_COUNT,
+        "TLBSD_CH_SUBMIT": regs.CH_SUBMIT, "TLBSD_CH_STATUS": regs.CH_STATUS, "TLBSD_CH_ERROR": regs.CH_ERROR,
+        "TLBSD_SUBMIT_BUSY": regs.SUBMIT_BUSY, "TLBSD_ERR_TIMEOUT": regs.ERR_TIMEOUT,
+        "TLBSD_STATUS_DONE": mask(regs.CH_STATUS_DONE), "TLBSD_STATUS_ERROR": mask(regs.CH_STATUS_ERROR),
+        "TLBSD_ERROR_TICKET": mask(regs.CH_ERROR_TICKET), "TLBSD_ERROR_CODE": mask(regs.CH_ERROR_CODE),
+        "TLBSD_KIND_VA_ASID": regs.KIND_VA_ASID, "TLBSD_KIND_VA_ALL": regs.KIND_VA_ALL,
+        "TLBSD_KIND_ASID": regs.KIND_ASID, "TLBSD_KIND_ALL": regs.KIND_ALL,
+        "TLBSD_SIZE_4K": regs.SIZE_4K, "TLBSD_SIZE_2M": regs.SIZE_2M, "TLBSD_SIZE_1G": regs.SIZE_1G,
+        "TLBSD_ENTRY_MAX_PAGES": regs.ENTRY_MAX_PAGES, "TLBSD_ENTRY_NONLEAF": mask(regs.ENTRY_NONLEAF),
+        "TLBSD_ENTRY_VA_MASK": mask(regs.ENTRY_VA), "TLBSD_ENTRY_PAGES_SHIFT": regs.ENTRY_PAGES.lsb,
+        "TLBSD_ENTRY_ASID_SHIFT": regs.ENTRY_ASID.lsb,
+    }
+    have = linux_register_defines()
+    assert {k: have.get(k) for k in want} == want
 
 
 BINDING = "Documentation/devicetree/bindings/riscv/tlb-shootdown,batched.yaml"

@@ -33,7 +33,7 @@ void catch_store_faults(void);
 
 /* The kernel's shootdown counters (debugfs tlb_shootdown; none on a
  * stock kernel). */
-#define MAX_COUNTERS	16
+#define MAX_COUNTERS	24
 struct counters {
 	int n;
 	char name[MAX_COUNTERS][24];
