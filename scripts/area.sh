@@ -12,7 +12,10 @@ for flavor in base tuned; do
   design=$([ "$flavor" = base ] && echo "soc-2hart-without-unit" || echo "soc-2hart-with-unit")
   log="$BUILD/logs/yosys-$design.log"
   step "yosys synth_xilinx: $design"
-  run_logged "$log" yosys -q -p "read_verilog -DSYNTHESIS $vdir/SimTop.v $vdir/plusarg_reader.v; \
+  # Every Verilog file of the elaboration: the black boxes' inline sources
+  # (MutantSwitch, ScoreboardProbe) are files of their own, constant or
+  # empty without the simulator's defines.
+  run_logged "$log" yosys -q -p "read_verilog -DSYNTHESIS $(echo "$vdir"/*.v); \
     synth_xilinx -top ShootdownSystem -flatten; tee -o $log.stat stat"
   # LUTs as Vivado counts Slice LUTs: logic plus LUTs used as memory
   # (RAM32M/RAM64M take 4 each, the X1D ones 2, shift registers 1).
