@@ -1,14 +1,24 @@
 #!/usr/bin/env bash
-# build.sh [--stock] : prints the path of the test kernel's Image, building
-# (and caching) it when missing: the pinned linux-source tarball (UPSTREAM)
-# with `series` applied (none with --stock), tinyconfig plus
+# build.sh [--stock | --quick] : prints the path of the test kernel's Image,
+# building (and caching) it when missing: the pinned linux-source tarball
+# (UPSTREAM) with `series` applied (none with --stock), tinyconfig plus
 # config/shootdown.config, and the nolibc /init of init/ built in as the
 # initramfs. The Image is OpenSBI's payload on the SoC and on QEMU virt.
+# --quick: the port with /quick in the initramfs, which makes /init run its
+# workloads shorter (make test's run on the SoC); it shares the port's tree
+# and objects, so it costs a relink.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/../../scripts/lib.sh"
 FLAVOR=port
-if [ "${1:-}" = --stock ]; then FLAVOR=stock; shift; fi
+QUICK=0
+case "${1:-}" in
+  --stock) FLAVOR=stock; shift ;;
+  --quick) QUICK=1; shift ;;
+  "") ;;
+  *) die "usage: build.sh [--stock | --quick], not '$*'" ;;
+esac
+KNAME="$FLAVOR$([ "$QUICK" = 1 ] && echo -quick)"  # the cache entry's name
 source "$HERE/UPSTREAM"
 CROSS=riscv64-linux-gnu-
 FS_UUID=5b1dc0de-71b5-4d00-8000-000000000000
@@ -19,9 +29,9 @@ if [ "$FLAVOR" != stock ]; then
   SERIES_INPUTS+=("$HERE/series" "$HERE/patches")
   FRAGMENTS+=("$HERE/config/port.config")
 fi
-KEY=$(printf '%s %s %s' "$FLAVOR" "$(hash_inputs "${SERIES_INPUTS[@]}" "${FRAGMENTS[@]}" "$HERE/init" \
+KEY=$(printf '%s %s %s' "$KNAME" "$(hash_inputs "${SERIES_INPUTS[@]}" "${FRAGMENTS[@]}" "$HERE/init" \
   "$HERE/build.sh" < /dev/null)" "$(${CROSS}gcc --version | head -1)" | sha256sum | cut -c1-16)
-KDIR="$CACHE/linux/$FLAVOR-$KEY"
+KDIR="$CACHE/linux/$KNAME-$KEY"
 if [ -f "$KDIR/Image" ]; then echo "$KDIR/Image"; exit 0; fi
 
 # One build at a time: the trees and object directories are shared.
@@ -72,8 +82,12 @@ with open(sys.argv[2], "wb") as out:
 PY
 sed -e "s|@INIT@|$OBJ/initramfs/init|" -e "s|@FSIMG@|$OBJ/initramfs/fs.img|" "$HERE/init/initramfs.list" \
   > "$OBJ/initramfs.list"
+if [ "$QUICK" = 1 ]; then
+  : > "$OBJ/initramfs/quick"
+  echo "file /quick $OBJ/initramfs/quick 0644 0 0" >> "$OBJ/initramfs.list"
+fi
 
-step "configuring and building Linux $VERSION ($FLAVOR; about 3 min on 2 cores)"
+step "configuring and building Linux $VERSION ($KNAME; about 3 min on 2 cores)"
 printf 'CONFIG_INITRAMFS_SOURCE="%s"\n' "$OBJ/initramfs.list" > "$OBJ/initramfs.config"
 run_logged "$BUILD/logs/linux-$FLAVOR-config.log" bash -c "
   set -e
@@ -95,5 +109,5 @@ tmp="$KDIR.tmp.$$"
 rm -rf "$tmp" && mkdir -p "$tmp"
 cp "$OBJ/arch/riscv/boot/Image" "$OBJ/.config" "$tmp/"
 rm -rf "$KDIR" && mv "$tmp" "$KDIR"
-prune_cache "$CACHE/linux" "$FLAVOR-"
+prune_cache "$CACHE/linux" "$KNAME-"
 echo "$KDIR/Image"

@@ -16,7 +16,12 @@ def firmware():
     return out
 
 
-@pytest.mark.parametrize("platform,harts", TARGETS, ids=[f"{t}-{h}harts" for t, h in TARGETS])
+# The 4-hart SoC boots the same firmware in test_sbi_shootdown's test_paths_on_soc[4-*],
+# whose payload needs every hart started through HSM: not run twice here.
+BOOTS = [t for t in TARGETS if t != ("soc", 4)]
+
+
+@pytest.mark.parametrize("platform,harts", BOOTS, ids=[f"{t}-{h}harts" for t, h in BOOTS])
 def test_opensbi_starts_payload_on_every_hart(firmware, platform, harts):
     if platform == "soc":
         r = run_sim(harts, firmware / "fw_payload.elf", "+max-cycles=30000000")

@@ -58,6 +58,11 @@ void phase_end(struct phase *ph);
 /* Swap of `mbytes` on /dev/zram0; 0 or -1. */
 int setup_swap(unsigned long mbytes);
 
+/* Set when the initramfs holds /quick (build.sh --quick, for make test):
+ * the workloads run shorter (fewer probe rounds, no 64 KiB folio phases,
+ * one reclaim round), and every check stays. */
+extern int quick;
+
 /* Workloads: each returns 0 when it passed and prints what it measured. */
 int stale_probe(void);
 /* thp: over 64 KiB folios (mTHP) instead of small pages. */

@@ -29,7 +29,7 @@
  * with four readers, 16 anonymous pages each and a 640 KiB limit). */
 #define FILE_PAGES	384
 #define ANON_PAGES	8
-#define ROUNDS		2
+#define ROUNDS		2	/* 1 in a quick run */
 #define LIMIT_KB	1024
 #define CGROUP		"/sys/fs/cgroup"
 #define WORKLOAD_CG	CGROUP "/reclaim"
@@ -95,7 +95,12 @@ static int make_file(void)
 }
 
 /* Every thread: its anonymous pages, then the whole file from its own
- * starting page, ROUNDS times; a wrong word ends its run. */
+ * starting page, rounds() times; a wrong word ends its run. */
+static int rounds(void)
+{
+	return quick ? 1 : ROUNDS;
+}
+
 static int reader(void *arg)
 {
 	int me = (int)(long)arg, cpus = online_cpus();
@@ -106,7 +111,7 @@ static int reader(void *arg)
 		return 1;
 	while (!rw.go)
 		;
-	for (int round = 0; round < ROUNDS && !rw.bad; round++) {
+	for (int round = 0; round < rounds() && !rw.bad; round++) {
 		for (int p = 0; p < ANON_PAGES; p++) {
 			if (round && anon[p * WORDS] != anon_word(me, p, round - 1)) {
 				printf("reclaim: cpu %d: anonymous page %d lost its contents\n", me, p);
@@ -185,7 +190,7 @@ int reclaim_workload(void)
 	refaults = stat_value(WORKLOAD_CG "/memory.stat", "workingset_refault_file");
 	swapped = stat_value("/proc/vmstat", "pswpout") - swapped;
 	printf("reclaim: %d file pages read %d times from %d CPUs under a %d KiB limit: %lu pages scanned, "
-	       "%lu file refaults, %lu pages to swap\n", FILE_PAGES, ROUNDS, online_cpus(), LIMIT_KB, scanned,
+	       "%lu file refaults, %lu pages to swap\n", FILE_PAGES, rounds(), online_cpus(), LIMIT_KB, scanned,
 	       refaults, swapped);
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		say("reclaim: FAIL: a page read wrong, or the workload died\n");

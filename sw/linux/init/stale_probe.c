@@ -19,6 +19,7 @@
 #include "init.h"
 
 #define ROUNDS		24
+#define QUICK_ROUNDS	8
 #define PAGES		16
 #define PAGE		4096UL
 #define MARK		0x5a7e000000000000UL	/* what writers store: MARK | writer << 32 | pass */
@@ -80,7 +81,7 @@ static int foreign_words(volatile unsigned long *r)
 
 int stale_probe(void)
 {
-	int cpus = online_cpus(), foreign = 0;
+	int cpus = online_cpus(), foreign = 0, rounds = quick ? QUICK_ROUNDS : ROUNDS;
 	unsigned long stores = 0, faults = 0, late = 0;
 
 	if (cpus < 2 || cpus > MAX_CPUS) {
@@ -93,7 +94,7 @@ int stale_probe(void)
 			say("stale-probe: FAIL: cannot start a writer\n");
 			return 1;
 		}
-	for (int n = 1; n <= ROUNDS; n++) {
+	for (int n = 1; n <= rounds; n++) {
 		volatile unsigned long *r = mmap(0, PAGES * PAGE, PROT_READ | PROT_WRITE,
 						 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		for (int p = 0; p < PAGES; p++)
@@ -140,7 +141,7 @@ int stale_probe(void)
 	}
 	printf("stale-probe: %d rounds, %d writers: %lu stores, %lu faults after unmap, "
 	       "%lu stores after seeing it, %d writer words in reused pages\n",
-	       ROUNDS, cpus - 1, stores, faults, late, foreign);
+	       rounds, cpus - 1, stores, faults, late, foreign);
 	if (late || foreign) {
 		say("stale-probe: FAIL: a writer stored through a stale translation\n");
 		return 1;
