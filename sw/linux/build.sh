@@ -18,7 +18,8 @@ case "${1:-}" in
   "") ;;
   *) die "usage: build.sh [--stock | --quick], not '$*'" ;;
 esac
-KNAME="$FLAVOR$([ "$QUICK" = 1 ] && echo -quick)"  # the cache entry's name
+KNAME=$FLAVOR  # the cache entry's name
+if [ "$QUICK" = 1 ]; then KNAME+=-quick; fi
 source "$HERE/UPSTREAM"
 CROSS=riscv64-linux-gnu-
 FS_UUID=5b1dc0de-71b5-4d00-8000-000000000000
@@ -61,7 +62,7 @@ mkdir -p "$OBJ/initramfs"
 kmake() { make -C "$SRC" O="$OBJ" ARCH=riscv CROSS_COMPILE="$CROSS" "$@"; }
 
 step "building /init against the tree's nolibc"
-run_logged "$BUILD/logs/linux-$FLAVOR-headers.log" kmake -s headers_install INSTALL_HDR_PATH="$OBJ/usr-headers"
+run_logged "$BUILD/logs/linux-$KNAME-headers.log" kmake -s headers_install INSTALL_HDR_PATH="$OBJ/usr-headers"
 ${CROSS}gcc -march=rv64imac_zicsr_zifencei -mabi=lp64 -Os -static -nostdlib -fno-asynchronous-unwind-tables \
   -Wall -Wextra -Werror -include "$SRC/tools/include/nolibc/nolibc.h" -I "$OBJ/usr-headers/include" \
   -o "$OBJ/initramfs/init" "$HERE"/init/*.c -lgcc
@@ -89,7 +90,7 @@ fi
 
 step "configuring and building Linux $VERSION ($KNAME; about 3 min on 2 cores)"
 printf 'CONFIG_INITRAMFS_SOURCE="%s"\n' "$OBJ/initramfs.list" > "$OBJ/initramfs.config"
-run_logged "$BUILD/logs/linux-$FLAVOR-config.log" bash -c "
+run_logged "$BUILD/logs/linux-$KNAME-config.log" bash -c "
   set -e
   make -C '$SRC' O='$OBJ' ARCH=riscv CROSS_COMPILE=$CROSS tinyconfig
   '$SRC/scripts/kconfig/merge_config.sh' -m -O '$OBJ' '$OBJ/.config' ${FRAGMENTS[*]} '$OBJ/initramfs.config'
@@ -103,7 +104,7 @@ while IFS= read -r line; do
     CONFIG_*)   grep -qxF "$line" "$OBJ/.config" || die "'$line' did not take in the kernel config (a dependency missing?)" ;;
   esac
 done < <(cat "${FRAGMENTS[@]}" | grep '^CONFIG_')
-run_logged "$BUILD/logs/linux-$FLAVOR-build.log" kmake -j"$(nproc)" Image
+run_logged "$BUILD/logs/linux-$KNAME-build.log" kmake -j"$(nproc)" Image
 
 tmp="$KDIR.tmp.$$"
 rm -rf "$tmp" && mkdir -p "$tmp"
