@@ -33,6 +33,14 @@ def model(harts, flavor="tuned"):
     return out.stdout.strip()
 
 
+def verilog(harts, flavor="tuned"):
+    """Directory of the elaborated Verilog behind a model (SimTop.v and the
+    black boxes' files); elaborates it (cached) if needed."""
+    out = subprocess.run([str(ROOT / "scripts/build-model.sh"), str(harts), flavor], env={**os.environ, "VERILOG_ONLY": "1"},
+                         check=True, capture_output=True, text=True)
+    return out.stdout.strip()
+
+
 def program(platform, name):
     """Path of a bare-metal program (platform soc, qemu or sbi)."""
     out = BUILD / "sw/baremetal" / platform
