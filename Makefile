@@ -79,6 +79,7 @@ test: models sw
 	@scripts/build-model.sh 2 checked > /dev/null
 	@scripts/build-model.sh 4 checked > /dev/null
 	@scripts/build-model.sh 2 waves > /dev/null
+	@scripts/build-model.sh 2 uart > /dev/null
 	@venv=$$(scripts/setup.sh) && cd tests && $$venv/bin/python -m pytest $(PYTEST_ARGS)
 
 run: setup

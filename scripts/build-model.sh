@@ -9,6 +9,8 @@
 #                 assertions and the co-simulation scoreboard (sim/scoreboard.h)
 #   checked       Sim<N>HartConfig with the scoreboard, tuned without PGO
 #   base          NoUnit<N>HartConfig: no shootdown unit (area and software baseline), tuned without PGO
+#   uart          Uart<N>HartConfig: the FPGA SoC's serial console and its boot ROM, which
+#                 loads a program over it (fpga/tools/uartboot.py); tuned without PGO
 # Debug and checked models also have the mutant switches: `sim +mutant=NAME`
 # turns on a debug knob that breaks one rule on purpose (hw/devices/Mutants.scala).
 set -euo pipefail
@@ -22,13 +24,15 @@ case "$FLAVOR" in
   checked)     CONFIG="Sim${HARTS}HartConfig" ;;
   debug|naive) CONFIG="Debug${HARTS}HartConfig" ;;
   base)        CONFIG="NoUnit${HARTS}HartConfig"; SIMFLAVOR=tuned ;;
-  *) die "unknown model flavour '$FLAVOR' (tuned, waves, checked, debug, naive, base)" ;;
+  uart)        CONFIG="Uart${HARTS}HartConfig"; SIMFLAVOR=tuned ;;
+  *) die "unknown model flavour '$FLAVOR' (tuned, waves, checked, debug, naive, base, uart)" ;;
 esac
 grep -q "class $CONFIG " "$ROOT"/hw/configs/*.scala || die "no $HARTS-hart SoC: no config class '$CONFIG' in hw/configs"
 
-# 1. Boot ROM (tiny, always rebuilt by make when its source changes).
-make -s -C "$ROOT/hw/bootrom" O="$BUILD/bootrom" >&2
-ROM="$BUILD/bootrom/bootrom.img"
+# 1. Boot ROM (tiny, always rebuilt by make when its source changes): the
+# UART loader for the FPGA SoCs, else the one that enters DRAM.
+ROM="$BUILD/bootrom/$([ "$FLAVOR" = uart ] && echo uartboot || echo bootrom).img"
+make -s -C "$ROOT/hw/bootrom" O="$BUILD/bootrom" "$ROM" >&2
 
 # 2. Verilog, keyed by everything elaboration reads.
 ELAB_KEY=$(hw_key "$ROM")

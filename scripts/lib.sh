@@ -57,13 +57,19 @@ hw_key() {
 # elaborate_into DIR LOG MAIN [ARGS...] : unless DIR exists, runs
 # `./mill hw.runMain MAIN ARGS --out DIR` through a temporary directory (so an
 # interrupted run leaves nothing that looks finished) and drops the FIRRTL.
+# Mill runs one at a time in a work tree (a second one refuses to start, and
+# pytest's two workers may both need an elaboration), so this waits its turn.
 elaborate_into() {
   local dir="$1" log="$2"; shift 2
   [ -d "$dir" ] && return 0
-  mkdir -p "$(dirname "$dir")"
-  local tmp="$dir.tmp.$$"
-  rm -rf "$tmp"
-  (cd "$ROOT" && run_logged "$log" ./mill --no-server hw.runMain "$@" --out "$tmp")
-  rm -f "$tmp"/*.fir "$tmp"/*.graphml
-  mv "$tmp" "$dir"
+  mkdir -p "$(dirname "$dir")" "$ROOT/out"
+  (
+    flock 9
+    [ -d "$dir" ] && exit 0
+    tmp="$dir.tmp.$$"
+    rm -rf "$tmp"
+    (cd "$ROOT" && run_logged "$log" ./mill --no-server hw.runMain "$@" --out "$tmp")
+    rm -f "$tmp"/*.fir "$tmp"/*.graphml
+    mv "$tmp" "$dir"
+  ) 9> "$ROOT/out/.elaborate.lock"
 }

@@ -2,7 +2,8 @@
 // harts, forwards the console, and exits with the program's status.
 //
 //   sim [+max-cycles=N] [+mem-latency=N] [+waves=FILE.fst [+waves-from=C] [+waves-to=C]] [+quiet]
-//       [+timestamps] [+trace-axi] [+verbose] [+no-scoreboard | +scoreboard-only] [+mutant=NAME] PROGRAM.elf
+//       [+timestamps] [+trace-axi] [+verbose] [+no-scoreboard | +scoreboard-only] [+mutant=NAME]
+//       [+uart=PORT [+uart-bit-cycles=N]] PROGRAM.elf
 //
 // Models built with the scoreboard (debug and checked flavours) run it on
 // every cycle (sim/scoreboard.h, docs/scoreboard.md): a violation makes a
@@ -11,6 +12,14 @@
 // status is the scoreboard's alone (0 or 71); +no-scoreboard turns it off.
 // +mutant=NAME turns on one of the debug knobs that break a rule on purpose
 // (hw/devices/Mutants.scala; the same models only).
+//
+// The FPGA SoCs' models (flavour uart) have a real serial port for a
+// console: +uart=PORT connects its pins to a TCP peer on 127.0.0.1:PORT (0
+// picks a free port; the harness says which on stderr and waits for the peer
+// before the first cycle), at +uart-bit-cycles clock cycles a bit (5, the
+// port's reset divisor); without +uart, what it sends goes to stdout. Their
+// boot ROM loads the program over that port (fpga/tools/uartboot.py), so
+// PROGRAM may be left out.
 //
 // +timestamps prefixes console lines with the cycle and, per hart, how many
 // machine software interrupts (IPIs) have been raised so far: "[  cycle msip 3 5] ".
@@ -33,6 +42,7 @@
 #include "mutants.h"
 #include "rtl_globals.h"
 #include "scoreboard.h"
+#include "uart_bridge.h"
 #include "verilated.h"
 #if VM_TRACE
 #include "verilated_fst_c.h"
@@ -63,11 +73,14 @@ struct Options {
   bool scoreboard = kHaveScoreboard;
   bool scoreboard_only = false;  // the exit status is the scoreboard's verdict alone
   std::string mutant;            // the debug knob to turn on (hw/devices/Mutants.scala)
+  int uart_port = -1;            // the serial port's TCP peer (-1: none)
+  unsigned uart_bit_cycles = 5;
 };
 
 const char* kUsage =
     "usage: sim [+max-cycles=N] [+mem-latency=N] [+waves=FILE.fst [+waves-from=C] [+waves-to=C]] [+quiet] "
-    "[+timestamps] [+trace-axi] [+verbose] [+no-scoreboard | +scoreboard-only] [+mutant=NAME] PROGRAM.elf";
+    "[+timestamps] [+trace-axi] [+verbose] [+no-scoreboard | +scoreboard-only] [+mutant=NAME] "
+    "[+uart=PORT [+uart-bit-cycles=N]] PROGRAM.elf";
 
 [[noreturn]] void usage_error(const std::string& msg) {
   std::fprintf(stderr, "sim: %s\n%s\n", msg.c_str(), kUsage);
@@ -107,9 +120,13 @@ Options parse_args(int argc, char** argv) {
     else if (key == "no-scoreboard") o.scoreboard = false;
     else if (key == "scoreboard-only") o.scoreboard_only = true;
     else if (key == "mutant" && !value.empty()) o.mutant = value;
+    else if (key == "uart") o.uart_port = (int)parse_number(key, value);
+    else if (key == "uart-bit-cycles") o.uart_bit_cycles = (unsigned)parse_number(key, value);
     else usage_error("unknown option '" + arg + "'");
   }
-  if (o.program.empty()) usage_error("no program given");
+  if (o.program.empty() && o.uart_port < 0) usage_error("no program given (and no +uart to load one through)");
+  if (o.uart_port > 65535) usage_error("+uart wants a TCP port, 0-65535");
+  if (o.uart_bit_cycles < 4 || o.uart_bit_cycles > 65535) usage_error("+uart-bit-cycles wants 4-65535");
   if (o.waves.empty() && (o.waves_from != 0 || o.waves_to != UINT64_MAX))
     usage_error("+waves-from/+waves-to need +waves=FILE.fst");
   if (o.waves_from > o.waves_to) usage_error("+waves-from is after +waves-to");
@@ -183,12 +200,12 @@ int main(int argc, char** argv) {
 
   AxiMem mem(kDramBase, kDramSize, opt.mem_latency);
   ElfImage img;
-  const std::string err = load_elf(opt.program, mem, &img);
+  const std::string err = opt.program.empty() ? "" : load_elf(opt.program, mem, &img);
   if (!err.empty()) {
     std::fprintf(stderr, "sim: %s\n", err.c_str());
     return kExitBadElf;
   }
-  if (!opt.quiet)
+  if (!opt.quiet && !opt.program.empty())
     std::fprintf(stderr, "[sim] loaded %s: %u segment(s), %llu bytes, entry 0x%llx\n", opt.program.c_str(),
                  img.segments, (unsigned long long)img.bytes, (unsigned long long)img.entry);
 
@@ -213,6 +230,15 @@ int main(int argc, char** argv) {
     }
   }
 #endif
+  UartBridge uart(opt.uart_bit_cycles);
+  if (opt.uart_port >= 0) {
+    const std::string e = uart.listen_and_accept((unsigned)opt.uart_port);
+    if (!e.empty()) {
+      std::fprintf(stderr, "sim: uart: %s\n", e.c_str());
+      return kExitUsage;
+    }
+  }
+  bool uart_rx = true;
   std::signal(SIGINT, [](int) { g_interrupted = 1; });
   if (!opt.mutant.empty()) {
     // The switches ask during the first eval (their initial blocks).
@@ -239,6 +265,7 @@ int main(int argc, char** argv) {
   for (;;) {
     if (cycle == kResetCycles) top->reset = 0;
     drive(*top, s);
+    top->sim_uart_rx = uart_rx;
     top->clock = 0;
     top->eval();
 #if VM_TRACE
@@ -249,6 +276,7 @@ int main(int argc, char** argv) {
     const uint8_t ch = top->sim_console_bits;
     const bool finish = top->sim_finish_valid;
     const uint32_t finish_bits = top->sim_finish_bits;
+    const bool uart_tx = top->sim_uart_tx;
     top->clock = 1;
     top->eval();
 #if VM_TRACE
@@ -261,6 +289,7 @@ int main(int argc, char** argv) {
     cycle++;
     if (top->reset) continue;
     msip.tick();
+    uart_rx = uart.tick(uart_tx);
     if (opt.trace_axi) trace_axi(cycle, m, s);
     mem.tick(m, s);
     s = mem.outputs();
@@ -298,6 +327,7 @@ int main(int argc, char** argv) {
     }
   }
   std::fflush(stdout);
+  uart.close();
   top->final();
 #if VM_TRACE
   if (fst) fst->close();

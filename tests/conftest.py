@@ -19,6 +19,7 @@ LONG_FIRST = [
     "system/test_linux.py::test_stale_probe_passes_on_qemu",
     "system/test_sbi_shootdown.py::test_asid_shootdown_through_the_firmware_leaves_no_stale_l2_tlb_entry",
     "system/test_sbi_shootdown.py::test_paths_on_soc",
+    "system/test_uartboot.py::test_opensbi_and_a_shootdown_payload_load_over_the_uart",
     "system/test_linux.py::test_stale_probe_catches_a_firmware_that_skips_remote_fences",
     "system/test_opensbi.py::test_opensbi_starts_payload_on_every_hart",
 ]

@@ -41,6 +41,17 @@ def verilog(harts, flavor="tuned"):
     return out.stdout.strip()
 
 
+def mill(*args, timeout=600):
+    """./mill --no-server ARGS in the tree, waiting for any elaboration of
+    the build scripts to finish first (they hold the same lock: a second
+    Mill in one tree refuses to start)."""
+    (ROOT / "out").mkdir(exist_ok=True)
+    with open(ROOT / "out/.elaborate.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return subprocess.run([str(ROOT / "mill"), "--no-server", *args], cwd=ROOT, capture_output=True, text=True,
+                              timeout=timeout, stdin=subprocess.DEVNULL)
+
+
 def program(platform, name):
     """Path of a bare-metal program (platform soc, qemu or sbi)."""
     out = BUILD / "sw/baremetal" / platform

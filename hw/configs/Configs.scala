@@ -6,7 +6,7 @@ import freechips.rocketchip.devices.debug.DebugModuleKey
 import freechips.rocketchip.rocket._
 import freechips.rocketchip.subsystem._
 import freechips.rocketchip.tile._
-import shootdown.devices.{ShootdownKey, ShootdownParams}
+import shootdown.devices.{ShootdownKey, ShootdownParams, UartParams}
 import shootdown.soc.{SimDevicesKey, SimDevicesParams}
 
 /** `n` RV64IMAC harts with S and U mode, Sv39 and TLBs sized like an
@@ -47,6 +47,13 @@ class WithSimDevices extends Config((site, here, up) => {
   case SimDevicesKey => Some(SimDevicesParams())
 })
 
+/** The console as a real serial port (hw/devices/Uart.scala) at `bitCycles`
+  * clock cycles a bit, as on the FPGA boards; in simulation the harness
+  * drives its pins (sim/uart_bridge.h). */
+class WithUartConsole(clockHz: BigInt, bitCycles: Int) extends Config((site, here, up) => {
+  case SimDevicesKey => up(SimDevicesKey, site).map(d => d.copy(uart = Some(UartParams(d.consoleAddress, clockHz, bitCycles))))
+})
+
 /** No debug module: the harness has no DTM to drive it. */
 class WithoutDebugModule extends Config((site, here, up) => {
   case DebugModuleKey => None
@@ -74,6 +81,12 @@ class Sim2HartConfig extends Config(new WithoutTLMonitors ++ new Debug2HartConfi
 class Sim4HartConfig extends Config(new WithoutTLMonitors ++ new Debug4HartConfig)
 /** How cost grows with the machine (make bench-scaling): 1, 3 and 7 targets. */
 class Sim8HartConfig extends Config(new WithoutTLMonitors ++ new Debug8HartConfig)
+
+/** The FPGA SoCs' console and boot on the simulated SoC: a serial port at
+  * 5 cycles a bit (the nominal clock is 100 MHz: mtime ticks every 100
+  * cycles) and, from build-model.sh, the boot ROM that loads a program over
+  * it (hw/bootrom/uartboot). */
+class Uart2HartConfig extends Config(new WithUartConsole(100000000, 5) ++ new Sim2HartConfig)
 
 /** The same SoCs without the unit: the baseline for area and for the
   * software-only shootdown path. */

@@ -75,5 +75,5 @@ class SimTop(implicit p: Parameters) extends MultiIOModule {
   mem <> memPorts.head
 
   val sim = IO(new SimDevicesIO)
-  sim := dut.sim.getOrElse(throw new IllegalArgumentException("SimTop needs SimDevicesKey (WithSimDevices)"))
+  sim <> dut.sim.getOrElse(throw new IllegalArgumentException("SimTop needs SimDevicesKey (WithSimDevices)"))
 }

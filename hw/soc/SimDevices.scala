@@ -9,13 +9,19 @@ import freechips.rocketchip.diplomacy._
 import freechips.rocketchip.regmapper._
 import freechips.rocketchip.subsystem.BaseSubsystem
 import freechips.rocketchip.tilelink._
+import shootdown.devices.{Uart, UartParams, UartPins}
 
 /** Addresses follow QEMU `virt`, so the same bare-metal platform header and
-  * OpenSBI drivers work on both. */
+  * OpenSBI drivers work on both.
+  * @param uart  the console as a real serial port at the console's address
+  *              (the FPGA SoCs, hw/devices/Uart.scala), not SimConsole */
 case class SimDevicesParams(
   consoleAddress: BigInt = 0x10000000L,
   finisherAddress: BigInt = 0x100000L,
-  delayRamAddress: BigInt = 0x11000000L)
+  delayRamAddress: BigInt = 0x11000000L,
+  uart: Option[UartParams] = None) {
+  require(uart.forall(_.address == consoleAddress), "the serial port takes the console's address")
+}
 
 case object SimDevicesKey extends Field[Option[SimDevicesParams]](None)
 
@@ -144,15 +150,21 @@ object SimDevicesTree {
 class SimDevicesIO extends Bundle {
   val console = new ConsoleTx
   val finish  = new FinisherOut
+  /** The serial port's pins; TX idle (high) on a SoC with SimConsole. */
+  val uart    = new UartPins
 }
 
 trait CanHavePeripherySimDevices { this: BaseSubsystem =>
   val simDevices = p(SimDevicesKey).map { params =>
-    val console = LazyModule(new SimConsole(params, pbus.beatBytes))
+    val console: Either[SimConsole, Uart] = params.uart match {
+      case None => Left(LazyModule(new SimConsole(params, pbus.beatBytes)))
+      case Some(u) => Right(LazyModule(new Uart(u, pbus.beatBytes)))
+    }
     val finisher = LazyModule(new SimFinisher(params, pbus.beatBytes))
-    console.node := pbus.coupleTo("sim-console") { TLFragmenter(pbus) := _ }
+    console.fold(_.node, _.node) := pbus.coupleTo("sim-console") { TLFragmenter(pbus) := _ }
+    console.foreach(uart => ibus.fromSync := uart.intNode)
     finisher.node := pbus.coupleTo("sim-finisher") { TLFragmenter(pbus) := _ }
-    SimDevicesTree.describe(console.device, finisher.device)
+    SimDevicesTree.describe(console.fold(_.device, _.device), finisher.device)
     val delayRam = LazyModule(new SimDelayRam(params.delayRamAddress, pbus.beatBytes))
     delayRam.node := pbus.coupleTo("sim-delay-ram") { TLFragmenter(pbus) := _ }
     (console, finisher)
@@ -163,7 +175,13 @@ trait CanHavePeripherySimDevicesModuleImp extends LazyModuleImp {
   val outer: CanHavePeripherySimDevices
   val sim = outer.simDevices.map { case (console, finisher) =>
     val port = IO(new SimDevicesIO)
-    port.console := console.module.io.tx
+    port.console.valid := false.B
+    port.console.bits := 0.U
+    port.uart.tx := true.B
+    console match {
+      case Left(c) => port.console := c.module.io.tx
+      case Right(u) => u.module.io.pins <> port.uart
+    }
     port.finish := finisher.module.io.finish
     port
   }

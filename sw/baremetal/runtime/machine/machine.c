@@ -6,6 +6,7 @@
 #define UART_THR 0
 #define UART_LSR 5
 #define UART_LSR_THRE 0x20
+#define UART_LSR_TEMT 0x40
 
 void smode_return(long value) __attribute__((noreturn));
 
@@ -46,6 +47,11 @@ void hart_entry(unsigned long hartid)
 void exit(int status)
 {
 	volatile uint32_t *finisher = (volatile uint32_t *)FINISHER_BASE;
+	volatile uint8_t *uart = (volatile uint8_t *)UART_BASE;
+	/* A real serial port (the FPGA SoCs) may still be sending the last
+	 * line, and the finisher ends a simulation at once. */
+	while (!(uart[UART_LSR] & UART_LSR_TEMT))
+		;
 	fence();
 	*finisher = status == 0 ? 0x5555 : ((uint32_t)status << 16) | 0x3333;
 	for (;;)

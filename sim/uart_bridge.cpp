@@ -1,0 +1,117 @@
+#include "uart_bridge.h"
+
+#include <arpa/inet.h>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace {
+constexpr unsigned kPollCycles = 256;  // how often the socket is looked at
+}
+
+UartBridge::~UartBridge() { close(); }
+
+std::string UartBridge::listen_and_accept(unsigned port) {
+  const int s = socket(AF_INET, SOCK_STREAM, 0);
+  if (s < 0) return std::string("socket: ") + std::strerror(errno);
+  const int one = 1;
+  setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons((uint16_t)port);
+  socklen_t len = sizeof a;
+  if (bind(s, (sockaddr*)&a, sizeof a) < 0 || ::listen(s, 1) < 0 || getsockname(s, (sockaddr*)&a, &len) < 0) {
+    const std::string e = std::strerror(errno);
+    ::close(s);
+    return "cannot listen on 127.0.0.1:" + std::to_string(port) + ": " + e;
+  }
+  std::fprintf(stderr, "[sim] uart: waiting on 127.0.0.1:%u (%u cycles a bit)\n", ntohs(a.sin_port), bit_cycles_);
+  std::fflush(stderr);
+  fd_ = accept(s, nullptr, nullptr);
+  const int e = errno;
+  ::close(s);
+  if (fd_ < 0) return std::string("accept: ") + std::strerror(e);
+  setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  return "";
+}
+
+void UartBridge::emit(uint8_t byte) {
+  if (fd_ >= 0) {
+    out_.push_back((char)byte);
+  } else {
+    std::fputc(byte, stdout);
+    if (byte == '\n') std::fflush(stdout);
+  }
+}
+
+void UartBridge::poll() {
+  if (fd_ < 0) return;
+  while (!out_.empty()) {
+    const ssize_t n = send(fd_, out_.data(), out_.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (n <= 0) break;
+    out_.erase(0, (size_t)n);
+  }
+  if (in_.size() < 4096) {
+    uint8_t buf[4096];
+    const ssize_t n = recv(fd_, buf, sizeof buf - in_.size(), MSG_DONTWAIT);
+    if (n > 0) in_.insert(in_.end(), buf, buf + n);
+    if (n == 0) {  // the peer left: the program runs on, unheard
+      ::close(fd_);
+      fd_ = -2;
+    }
+  }
+}
+
+bool UartBridge::tick(bool tx) {
+  if (++cycle_ % kPollCycles == 0) poll();
+
+  // SoC -> peer.
+  if (rx_bit_ == 0) {
+    if (!tx) { rx_bit_ = 1; rx_wait_ = bit_cycles_ / 2; }
+  } else if (--rx_wait_ == 0) {
+    if (rx_bit_ == 1 && tx) {
+      rx_bit_ = 0;  // a glitch, not a start bit
+    } else {
+      if (rx_bit_ >= 2 && rx_bit_ <= 9) rx_byte_ = (uint8_t)((rx_byte_ >> 1) | (tx ? 0x80 : 0));
+      if (rx_bit_ == 10) {
+        if (tx) emit(rx_byte_);  // else a framing error: dropped
+        rx_bit_ = 0;
+      } else {
+        rx_bit_++;
+        rx_wait_ = bit_cycles_;
+      }
+    }
+  }
+
+  // Peer -> SoC.
+  if (tx_bits_ == 0 && !in_.empty()) {
+    tx_frame_ = (uint16_t)(0x200 | (in_.front() << 1));  // start 0, data, stop 1
+    in_.pop_front();
+    tx_bits_ = 10;
+    tx_wait_ = bit_cycles_;
+  }
+  if (tx_bits_ == 0) return true;
+  const bool level = tx_frame_ & 1;
+  if (--tx_wait_ == 0) {
+    tx_frame_ >>= 1;
+    tx_bits_--;
+    tx_wait_ = bit_cycles_;
+  }
+  return level;
+}
+
+void UartBridge::close() {
+  if (fd_ < 0) return;
+  while (!out_.empty()) {
+    const ssize_t n = send(fd_, out_.data(), out_.size(), MSG_NOSIGNAL);
+    if (n <= 0) break;
+    out_.erase(0, (size_t)n);
+  }
+  ::close(fd_);
+  fd_ = -1;
+}

@@ -1,0 +1,93 @@
+"""The FPGA boards' boot path, without a board: the SoC with the boards'
+serial console and boot ROM (model flavour uart, Uart2HartConfig) in
+Verilator, its pins bridged to a TCP socket (`sim +uart=0`), and the host
+tool, fpga/tools/uartboot.py, loading programs through it as it would
+through a board's USB serial cable and then serving as their console."""
+import re
+import struct
+import subprocess
+import sys
+
+from harness import ROOT, Run, describe, firmware, model, program
+
+TOOL = ROOT / "fpga/tools/uartboot.py"
+WAITING = re.compile(r"\[sim\] uart: waiting on 127\.0\.0\.1:(\d+)")
+
+
+def boot(elf, *tool_args, max_cycles=200_000_000, timeout=900):
+    """Starts the model with its UART on a free port and the host tool
+    against it; returns (tool's Run, simulation's Run). The simulation is
+    ended if the tool gives up first."""
+    sim = subprocess.Popen([model(2, "uart"), "+uart=0", f"+max-cycles={max_cycles}"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = sim.stderr.readline()
+    m = WAITING.search(first)
+    assert m, f"the simulator did not open its UART: {first!r}"
+    try:
+        t = subprocess.run([sys.executable, str(TOOL), f"socket://127.0.0.1:{m.group(1)}", str(elf), *tool_args],
+                           capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        sim.kill()
+        raise
+    if t.returncode != 0:
+        sim.kill()
+    out, err = sim.communicate(timeout=timeout)
+    return Run(t.returncode, t.stdout, t.stderr), Run(sim.returncode, out, first + err)
+
+
+def both(tool, sim):
+    return f"uartboot: {describe(tool)}\nsim: {describe(sim)}"
+
+
+def test_a_bare_metal_shootdown_test_loads_and_passes_over_the_uart():
+    """A shootdown test loaded over the wire runs as it does when the
+    simulator preloads it: it passes (the finisher's status), and what it
+    prints reaches the host tool over the wire."""
+    tool, sim = boot(program("soc", "shootdown_timeout"))
+    assert tool.status == 0 and sim.status == 0, both(tool, sim)
+    # Its last line came whole through the wire (exit waits for the port to
+    # drain before the finisher ends the simulation), and nowhere else.
+    assert tool.stdout.endswith("PASS: the unit gave up on the stuck hart twice and served the others\n"), both(tool, sim)
+    assert sim.stdout == "", both(tool, sim)
+
+
+def test_opensbi_and_a_shootdown_payload_load_over_the_uart():
+    """OpenSBI with the project's series and an S-mode shootdown payload:
+    fw_payload.elf is position independent and loads at DRAM's base."""
+    tool, sim = boot(firmware("unit", "sbi_hello") / "fw_payload.elf")
+    assert tool.status == 0 and sim.status == 0, both(tool, sim)
+    assert "OpenSBI" in tool.stdout, both(tool, sim)
+
+
+def test_a_corrupted_frame_is_refused_and_sent_again():
+    tool, sim = boot(program("soc", "hello"), "--corrupt-frame", "1")
+    assert tool.status == 0 and sim.status == 0, both(tool, sim)
+    assert "(1 sent again)" in tool.stderr, both(tool, sim)
+
+
+def test_the_tool_gives_up_with_a_clear_error_when_a_frame_keeps_failing():
+    tool, sim = boot(program("soc", "hello"), "--corrupt-frame", "1", "--retries", "0")
+    assert tool.status == 1, both(tool, sim)
+    assert "checksum mismatch" in tool.stderr, both(tool, sim)
+
+
+def test_a_program_outside_memory_is_refused(tmp_path):
+    """An ELF whose segment lies past DRAM: the loader refuses it, nothing is
+    started, and the tool says why."""
+    elf = tmp_path / "far.elf"
+    code = b"\x6f\x00\x00\x00"  # j .
+    phoff, addr = 64, 0x9000_0000
+    ehdr = (b"\x7fELF\x02\x01\x01" + bytes(9) +
+            struct.pack("<HHIQQQIHHHHHH", 2, 243, 1, addr, phoff, 0, 0, 64, 56, 1, 0, 0, 0))
+    phdr = struct.pack("<IIQQQQQQ", 1, 5, 0x1000, addr, addr, len(code), len(code), 0x1000)
+    elf.write_bytes(ehdr + phdr + bytes(0x1000 - 64 - 56) + code)
+    tool, sim = boot(elf)
+    assert tool.status == 1, both(tool, sim)
+    assert "outside the memory the loader may write" in tool.stderr, both(tool, sim)
+
+
+def test_a_bad_elf_is_refused_before_anything_is_sent(tmp_path):
+    bad = tmp_path / "bad.elf"
+    bad.write_bytes(b"not an elf")
+    r = subprocess.run([sys.executable, str(TOOL), "socket://127.0.0.1:9", str(bad)], capture_output=True, text=True)
+    assert r.returncode == 2 and "not a 64-bit little-endian ELF" in r.stderr, describe(Run(r.returncode, r.stdout, r.stderr))
