@@ -11,6 +11,8 @@
  * copy's first dword equals the ROM's. (Copying on every hart at once made
  * the harts fight over each cache line for millions of cycles.)
  */
+#include "fdt.inc"
+
 #define DRAM_BASE	0x80000000
 #define DTB_COPY	0x8fff0000	/* DRAM_BASE + 256 MiB - 64 KiB */
 
@@ -25,20 +27,7 @@ _reset:
 	csrr	a0, mhartid
 	bnez	a0, wait_for_copy
 
-	lwu	t1, 4(t0)		/* totalsize, big-endian */
-	srli	t2, t1, 24
-	srli	t3, t1, 8
-	li	t4, 0xff00
-	and	t3, t3, t4
-	or	t2, t2, t3
-	slli	t3, t1, 8
-	li	t4, 0xff0000
-	and	t3, t3, t4
-	or	t2, t2, t3
-	slli	t3, t1, 24
-	li	t4, 0xff000000
-	and	t3, t3, t4
-	or	t2, t2, t3		/* t2 = size in bytes */
+	fdt_totalsize			/* t2 = size in bytes */
 	add	t2, t0, t2		/* end of the ROM copy */
 	addi	t1, t0, 8
 	addi	t3, a1, 8

@@ -12,6 +12,7 @@
  * across a reset on a board.
  */
 #include "loader.h"
+#include "../fdt.inc"
 
 	.section .text.start, "ax", @progbits
 	.globl _start
@@ -24,20 +25,7 @@ _reset:
 
 	la	t0, _dtb
 	li	a1, DTB_ADDR
-	lwu	t1, 4(t0)		/* totalsize, big-endian */
-	srli	t2, t1, 24
-	srli	t3, t1, 8
-	li	t4, 0xff00
-	and	t3, t3, t4
-	or	t2, t2, t3
-	slli	t3, t1, 8
-	li	t4, 0xff0000
-	and	t3, t3, t4
-	or	t2, t2, t3
-	slli	t3, t1, 24
-	li	t4, 0xff000000
-	and	t3, t3, t4
-	or	t2, t2, t3		/* t2 = size in bytes */
+	fdt_totalsize			/* t2 = size in bytes */
 	add	a2, t0, t2
 	jal	copy			/* t0..a2 -> a1 */
 
