@@ -23,6 +23,8 @@
 #   make mutants [MUTANTS="a b"]  the suite and the scoreboard once per debug knob that breaks
 #                  a rule on purpose (hw/devices/Mutants.scala) and once on the real design:
 #                  the kill matrix (build/results/mutants.md; a few minutes a mutant)
+#   make fpga BOARD=ulx3s|arty-a7-100t  the SoC for an FPGA board as far as this machine takes it:
+#                  FpgaTop's Verilog and a yosys utilisation estimate (build/fpga/BOARD/; docs/fpga.md)
 #   make clean     remove build/ (the model cache in ~/.cache/tlb-shootdown stays)
 SHELL := /bin/bash
 BUILD := $(CURDIR)/build
@@ -35,7 +37,7 @@ export BUILD
 BAREMETAL := $(BUILD)/sw/baremetal
 OPENSBI_OUT := $(BUILD)/sw/opensbi
 
-.PHONY: all setup models sw linux linux-demo litmus-long cocotb-long mutants demo test run bench bench-scaling bench-sim fw-profile generated clean help
+.PHONY: all setup models sw linux fpga linux-demo litmus-long cocotb-long mutants demo test run bench bench-scaling bench-sim fw-profile generated clean help
 all: models sw
 
 help:
@@ -108,6 +110,10 @@ generated: setup
 	  --header sw/include/tlb_shootdown_regs.h --doc docs/shootdown-registers.md \
 	  --python tests/models/shootdown_regs.py
 	@python3 tests/litmus/catalogue.py --write docs/litmus.md
+
+fpga:
+	@test -n "$(BOARD)" || { echo "usage: make fpga BOARD=ulx3s|arty-a7-100t" >&2; exit 2; }
+	@fpga/build.sh $(BOARD)
 
 clean:
 	rm -rf $(BUILD) out

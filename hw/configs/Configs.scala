@@ -88,6 +88,35 @@ class Sim8HartConfig extends Config(new WithoutTLMonitors ++ new Debug8HartConfi
   * it (hw/bootrom/uartboot). */
 class Uart2HartConfig extends Config(new WithUartConsole(100000000, 5) ++ new Sim2HartConfig)
 
+/** Main memory of `size` bytes at 0x8000_0000 (ExtMem), for a board that
+  * puts it in block RAM (FpgaTop). */
+class WithMainMemorySize(size: BigInt) extends Config((site, here, up) => {
+  case ExtMem => up(ExtMem, site).map(m => m.copy(master = m.master.copy(size = size)))
+})
+
+/** The buses' clock, which the CLINT divides down to the 1 MHz timebase. */
+class WithBusFrequency(hz: BigInt) extends Config((site, here, up) => {
+  case PeripheryBusKey => up(PeripheryBusKey, site).copy(dtsFrequency = Some(hz))
+})
+
+/** A board at `clockHz` with its console on a serial port at `baud` and
+  * `memory` bytes of block RAM for main memory (FpgaTop). */
+class WithBoard(clockHz: Int, baud: Int, memory: BigInt) extends Config(
+  new WithUartConsole(clockHz, clockHz / baud) ++ // cycles a bit: the rate must divide the clock
+  new WithBusFrequency(clockHz) ++               // mtime still at 1 MHz
+  new WithMainMemorySize(memory))
+
+/** Radiona ULX3S (Lattice ECP5-85F, fpga/ulx3s): the 2-hart SoC at 50 MHz,
+  * its console on the FTDI serial port at 1 Mbit/s (which the FT231X divides
+  * exactly), 256 KiB of block RAM for main memory (first light; the board's
+  * SDRAM is to come). Harts, caches, TLBs and the unit as simulated. */
+class Ulx3sConfig extends Config(new WithBoard(50000000, 1000000, 256 << 10) ++ new Sim2HartConfig)
+
+/** Digilent Arty A7-100T (fpga/arty-a7-100t), the same to begin with: 50 MHz,
+  * 1 Mbit/s on the FT2232's serial port, 256 KiB of block RAM (the DDR3
+  * through the MIG is to come). */
+class ArtyA7Config extends Config(new WithBoard(50000000, 1000000, 256 << 10) ++ new Sim2HartConfig)
+
 /** The same SoCs without the unit: the baseline for area and for the
   * software-only shootdown path. */
 class NoUnit2HartConfig extends Config(new WithoutTLMonitors ++ new WithShootdownCores(2) ++ new SimSoCBase)

@@ -1,4 +1,5 @@
-// Elaborates SimTop for one config and writes Verilog, the DTS and the FIRRTL.
+// Elaborates SimTop (or, with --top FpgaTop, the boards' top) for one config
+// and writes Verilog, the DTS and the FIRRTL, named after the top.
 package shootdown.soc
 
 import java.io.File
@@ -10,7 +11,7 @@ import freechips.rocketchip.devices.tilelink.BootROMParams
 import freechips.rocketchip.util.{ElaborationArtefacts, HasGeneratorUtilities}
 
 object Elaborate extends App with HasGeneratorUtilities {
-  private val usage = "usage: Elaborate --config <ConfigClass> --bootrom <bootrom.img> --out <dir>"
+  private val usage = "usage: Elaborate --config <ConfigClass> --bootrom <bootrom.img> --out <dir> [--top SimTop|FpgaTop]"
 
   private def die(msg: String): Nothing = {
     System.err.println(s"elaborate: $msg")
@@ -26,6 +27,9 @@ object Elaborate extends App with HasGeneratorUtilities {
   val configName = opt("config")
   val bootrom = opt("bootrom")
   val outDir = new File(opt("out"))
+  private val tops = Map("SimTop" -> classOf[SimTop].getName, "FpgaTop" -> classOf[FpgaTop].getName)
+  val top = opts.getOrElse("top", "SimTop")
+  if (!tops.contains(top)) die(s"unknown top '$top' (${tops.keys.mkString(", ")})")
   if (!Files.isRegularFile(Paths.get(bootrom))) die(s"boot ROM image '$bootrom' does not exist")
   outDir.mkdirs()
 
@@ -35,11 +39,11 @@ object Elaborate extends App with HasGeneratorUtilities {
     case BootROMParams => base(BootROMParams).copy(contentFileName = bootrom)
   }
 
-  val circuit = elaborate(classOf[SimTop].getName, params)
-  val fir = new File(outDir, "SimTop.fir")
+  val circuit = elaborate(tops(top), params)
+  val fir = new File(outDir, s"$top.fir")
   chisel3.Driver.dumpFirrtl(circuit, Some(fir))
   ElaborationArtefacts.files.foreach { case (ext, contents) =>
-    Files.write(Paths.get(outDir.getPath, s"SimTop.$ext"), contents().getBytes)
+    Files.write(Paths.get(outDir.getPath, s"$top.$ext"), contents().getBytes)
   }
 
   // Chisel annotations that need a FIRRTL transform (BoringUtils' wiring,
@@ -49,7 +53,7 @@ object Elaborate extends App with HasGeneratorUtilities {
     circuit.annotations.collect { case a: RunFirrtlTransform => a.transformClass }.distinct
       .map(c => RunFirrtlTransformAnnotation(c.newInstance()))
   (new firrtl.stage.FirrtlStage).execute(
-    Array("--target-dir", outDir.getPath, "-i", fir.getPath, "-o", "SimTop.v", "-X", "verilog"),
+    Array("--target-dir", outDir.getPath, "-i", fir.getPath, "-o", s"$top.v", "-X", "verilog"),
     annos)
-  println(s"elaborate: wrote ${outDir.getPath}/SimTop.v for $fullName")
+  println(s"elaborate: wrote ${outDir.getPath}/$top.v for $fullName")
 }

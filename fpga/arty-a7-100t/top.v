@@ -1,0 +1,62 @@
+// Arty A7-100T (xc7a100tcsg324-1) board top around FpgaTop
+// (hw/soc/FpgaTop.scala, ArtyA7Config): the 100 MHz oscillator through an
+// MMCM to the 50 MHz core clock, reset from the red RESET button (active low)
+// synchronised and held until the MMCM locks, the console on the FT2232's
+// serial lines, and the green LEDs (docs/fpga.md, "Arty A7-100T"):
+//   led[0] heartbeat   led[1] the program passed   led[2] it failed
+//   led[3] a received byte (the host is talking)
+module arty_top (
+  input  wire       CLK100MHZ,
+  input  wire       ck_rst,        // pressed = 0
+  output wire [3:0] led,
+  output wire       uart_rxd_out,  // named from the FT2232: the FPGA's TX
+  input  wire       uart_txd_in    // the FPGA's RX
+);
+  // 100 MHz -> 50 MHz: VCO 1,000 MHz.
+  wire clk_mmcm, clk, fb, fb_buf, locked;
+  MMCME2_BASE #(
+    .CLKIN1_PERIOD(10.0), .DIVCLK_DIVIDE(1), .CLKFBOUT_MULT_F(10.0), .CLKOUT0_DIVIDE_F(20.0),
+    .BANDWIDTH("OPTIMIZED"), .STARTUP_WAIT("FALSE")
+  ) mmcm (
+    .CLKIN1(CLK100MHZ), .CLKFBIN(fb_buf), .CLKFBOUT(fb), .CLKOUT0(clk_mmcm), .LOCKED(locked),
+    .RST(~ck_rst), .PWRDWN(1'b0),
+    .CLKFBOUTB(), .CLKOUT0B(), .CLKOUT1(), .CLKOUT1B(), .CLKOUT2(), .CLKOUT2B(), .CLKOUT3(), .CLKOUT3B(),
+    .CLKOUT4(), .CLKOUT5(), .CLKOUT6()
+  );
+  BUFG fb_bufg (.I(fb), .O(fb_buf));
+  BUFG clk_bufg (.I(clk_mmcm), .O(clk));
+
+  // Reset: asserted at once, released synchronously 2^16 cycles after the
+  // button is let go and the MMCM holds its lock.
+  wire reset_in = ~ck_rst | ~locked;
+  (* ASYNC_REG = "TRUE" *) reg [1:0] reset_sync = 2'b11;
+  reg [15:0] reset_hold = 16'd0;
+  reg reset = 1'b1;
+  always @(posedge clk or posedge reset_in)
+    if (reset_in) begin
+      reset_sync <= 2'b11;
+      reset_hold <= 16'd0;
+      reset <= 1'b1;
+    end else begin
+      reset_sync <= {reset_sync[0], 1'b0};
+      if (reset_sync[1]) reset_hold <= 16'd0;
+      else if (~&reset_hold) reset_hold <= reset_hold + 16'd1;
+      reset <= ~&reset_hold;
+    end
+
+  wire done, passed;
+  wire [15:0] code;
+  FpgaTop soc (
+    .clock(clk), .reset(reset),
+    .uart_tx(uart_rxd_out), .uart_rx(uart_txd_in),
+    .status_done(done), .status_passed(passed), .status_code(code)
+  );
+
+  reg [24:0] beat = 25'd0;
+  reg [22:0] heard = 23'd0;  // stretched: about 0.17 s after each start bit
+  always @(posedge clk) begin
+    if (!reset) beat <= beat + 25'd1;
+    heard <= !uart_txd_in ? ~23'd0 : heard - (|heard);
+  end
+  assign led = {|heard, done && !passed, passed, beat[24]};
+endmodule

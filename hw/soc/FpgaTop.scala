@@ -1,0 +1,66 @@
+// The SoC as an FPGA board sees it: main memory in block RAM inside, the
+// serial port's pins and the finisher's last word outside. A board top
+// (fpga/<board>/) adds the clock, the reset and the LEDs.
+package shootdown.soc
+
+import chisel3._
+import chisel3.util._
+import freechips.rocketchip.amba.axi4._
+import freechips.rocketchip.config.{Field, Parameters}
+import freechips.rocketchip.diplomacy._
+import freechips.rocketchip.subsystem.ExtMem
+import freechips.rocketchip.util.HeterogeneousBag
+import shootdown.devices.UartPins
+
+/** The finisher's last command, for a board's LEDs: `done` once anything
+  * was written, `passed` if that was the pass command (0x5555). */
+class BoardStatus extends Bundle {
+  val done   = Output(Bool())
+  val passed = Output(Bool())
+  val code   = Output(UInt(16.W))
+}
+
+/** Block RAM behind the SoC's AXI4 memory port, as large as ExtMem says. */
+class BlockRamMemory(edge: AXI4EdgeParameters, size: BigInt)(implicit p: Parameters) extends LazyModule {
+  require(isPow2(size), s"block RAM of $size bytes: a power of two, please")
+  val node = AXI4MasterNode(List(edge.master))
+  // AXI4RAM decodes only the address bits below `size`.
+  val ram = LazyModule(new AXI4RAM(AddressSet(0, size - 1), beatBytes = edge.bundle.dataBits / 8))
+  ram.node := AXI4Buffer() := AXI4Fragmenter() := node
+
+  lazy val module = new BlockRamMemoryImp(this)
+}
+
+class BlockRamMemoryImp(outer: BlockRamMemory) extends LazyModuleImp(outer) {
+  val io = IO(new Bundle { val axi4 = Flipped(HeterogeneousBag.fromNode(outer.node.out)) })
+  outer.node.out.zip(io.axi4).foreach { case ((bundle, _), port) => bundle <> port }
+}
+
+class FpgaTop(implicit p: Parameters) extends MultiIOModule {
+  val ldut = LazyModule(new ShootdownSystem)
+  val dut = Module(ldut.module)
+  dut.dontTouchPorts()
+  dut.tieOffInterrupts()
+  dut.psd.psd.foreach(_ := 0.U.asTypeOf(chiselTypeOf(dut.psd.psd.get)))
+
+  val size = p(ExtMem).getOrElse(throw new IllegalArgumentException("FpgaTop needs ExtMem")).master.size
+  ldut.mem_axi4.zip(ldut.memAXI4Node.in).foreach { case (port, (_, edge)) =>
+    val mem = LazyModule(new BlockRamMemory(edge, size))
+    Module(mem.module).io.axi4.head <> port
+  }
+
+  val devices = dut.sim.getOrElse(throw new IllegalArgumentException("FpgaTop needs SimDevicesKey with a uart"))
+  val uart = IO(new UartPins)
+  uart <> devices.uart
+
+  val status = IO(new BoardStatus)
+  val done = RegInit(false.B)
+  val last = RegInit(0.U(32.W))
+  when(devices.finish.valid) {
+    done := true.B
+    last := devices.finish.bits
+  }
+  status.done := done
+  status.passed := done && last(15, 0) === 0x5555.U
+  status.code := last(31, 16)
+}
