@@ -37,7 +37,7 @@ echo "FpgaTop Verilog: $VDIR" >&2
 # 2. Synthesis of the board top: utilisation before place and route.
 step "yosys $SYNTH (some minutes, one core)"
 start=$SECONDS
-yosys -q -l "$OUT/synth.log" -p "read_verilog -DSYNTHESIS $(ls "$VDIR"/*.v | tr '\n' ' ') $ROOT/fpga/$BOARD/top.v; \
+yosys -q -l "$OUT/synth.log" -p "read_verilog -DSYNTHESIS $(ls "$VDIR"/*.v | tr '\n' ' ') $ROOT/fpga/$BOARD/top.v $ROOT/fpga/common/board_reset.v; \
   $SYNTH -json $OUT/$TOP.json; tee -q -o $OUT/synth.stat stat" || die "yosys failed (log: $OUT/synth.log)"
 echo "    done in $((SECONDS - start)) s" >&2
 python3 "$ROOT/fpga/utilisation.py" "$OUT/synth.stat" "$TOP" "$FAMILY" | tee "$OUT/utilisation.txt"

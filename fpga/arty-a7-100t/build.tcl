@@ -18,7 +18,7 @@ file mkdir $out
 
 # Sources: the SoC (every Verilog file of the elaboration) and the board top.
 read_verilog [glob -directory $vdir *.v]
-read_verilog $here/top.v
+read_verilog [list $here/top.v $here/../common/board_reset.v]
 read_xdc $here/arty.xdc
 
 synth_design -top arty_top -part $part -flatten_hierarchy rebuilt -verilog_define SYNTHESIS

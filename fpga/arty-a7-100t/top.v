@@ -26,23 +26,10 @@ module arty_top (
   BUFG fb_bufg (.I(fb), .O(fb_buf));
   BUFG clk_bufg (.I(clk_mmcm), .O(clk));
 
-  // Reset: asserted at once, released synchronously 2^16 cycles after the
-  // button is let go and the MMCM holds its lock.
-  wire reset_in = ~ck_rst | ~locked;
-  (* ASYNC_REG = "TRUE" *) reg [1:0] reset_sync = 2'b11;
-  reg [15:0] reset_hold = 16'd0;
-  reg reset = 1'b1;
-  always @(posedge clk or posedge reset_in)
-    if (reset_in) begin
-      reset_sync <= 2'b11;
-      reset_hold <= 16'd0;
-      reset <= 1'b1;
-    end else begin
-      reset_sync <= {reset_sync[0], 1'b0};
-      if (reset_sync[1]) reset_hold <= 16'd0;
-      else if (~&reset_hold) reset_hold <= reset_hold + 16'd1;
-      reset <= ~&reset_hold;
-    end
+  // Reset: held until the button is let go and the clock is locked
+  // (fpga/common/board_reset.v).
+  wire reset;
+  board_reset board_reset (.clk(clk), .reset_in(~ck_rst | ~locked), .reset(reset));
 
   wire done, passed;
   wire [15:0] code;

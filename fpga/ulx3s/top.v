@@ -30,23 +30,10 @@ module ulx3s_top (
     .PLLWAKESYNC(1'b0), .ENCLKOP(1'b0), .LOCK(locked)
   );
 
-  // Reset: asserted at once (button, lost lock), released synchronously
-  // 2^16 cycles after the button is let go and the PLL holds its lock.
-  wire reset_in = btn[1] | ~locked;
-  reg [1:0] reset_sync = 2'b11;
-  reg [15:0] reset_hold = 16'd0;
-  reg reset = 1'b1;
-  always @(posedge clk or posedge reset_in)
-    if (reset_in) begin
-      reset_sync <= 2'b11;
-      reset_hold <= 16'd0;
-      reset <= 1'b1;
-    end else begin
-      reset_sync <= {reset_sync[0], 1'b0};
-      if (reset_sync[1]) reset_hold <= 16'd0;
-      else if (~&reset_hold) reset_hold <= reset_hold + 16'd1;
-      reset <= ~&reset_hold;
-    end
+  // Reset: held until the button is let go and the clock is locked
+  // (fpga/common/board_reset.v).
+  wire reset;
+  board_reset board_reset (.clk(clk), .reset_in(btn[1] | ~locked), .reset(reset));
 
   wire done, passed;
   wire [15:0] code;
