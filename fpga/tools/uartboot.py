@@ -176,8 +176,6 @@ def console(port):
                 return  # the line closed (the simulation ended)
             if data:
                 os.write(sys.stdout.fileno(), data)
-            elif getattr(port, "_socket", None) is not None and not port.is_open:
-                return
             if interactive and select.select([sys.stdin], [], [], 0)[0]:
                 c = os.read(sys.stdin.fileno(), 1)
                 if c == b"\x1d":  # Ctrl-]
