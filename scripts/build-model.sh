@@ -11,6 +11,9 @@
 #   base          NoUnit<N>HartConfig: no shootdown unit (area and software baseline), tuned without PGO
 #   uart          Uart<N>HartConfig: the FPGA SoC's serial console and its boot ROM, which
 #                 loads a program over it (fpga/tools/uartboot.py); tuned without PGO
+#   board         Ulx3sConfig (hw/boards, N = 2): the ULX3S bitstream's SoC, its shrunk
+#                 harts, 256 KiB of memory and its UART loader, the serial port at 25
+#                 cycles a bit (run it with +uart-bit-cycles=25); tuned without PGO
 # Debug and checked models also have the mutant switches: `sim +mutant=NAME`
 # turns on a debug knob that breaks one rule on purpose (hw/devices/Mutants.scala).
 set -euo pipefail
@@ -25,22 +28,35 @@ case "$FLAVOR" in
   debug|naive) CONFIG="Debug${HARTS}HartConfig" ;;
   base)        CONFIG="NoUnit${HARTS}HartConfig"; SIMFLAVOR=tuned ;;
   uart)        CONFIG="Uart${HARTS}HartConfig"; SIMFLAVOR=tuned ;;
-  *) die "unknown model flavour '$FLAVOR' (tuned, waves, checked, debug, naive, base, uart)" ;;
+  board)       CONFIG="Ulx3sConfig"; SIMFLAVOR=tuned
+               [ "$HARTS" = 2 ] || die "the board's SoC has 2 harts, not $HARTS" ;;
+  *) die "unknown model flavour '$FLAVOR' (tuned, waves, checked, debug, naive, base, uart, board)" ;;
 esac
-grep -q "class $CONFIG " "$ROOT"/hw/configs/*.scala || die "no $HARTS-hart SoC: no config class '$CONFIG' in hw/configs"
+if [ "$FLAVOR" = board ]; then
+  CLASS="shootdown.boards.$CONFIG"
+else
+  CLASS="$CONFIG"
+  grep -q "class $CONFIG " "$ROOT"/hw/configs/*.scala || die "no $HARTS-hart SoC: no config class '$CONFIG' in hw/configs"
+fi
 
 # 1. Boot ROM (tiny, always rebuilt by make when its source changes): the
-# UART loader for the FPGA SoCs, else the one that enters DRAM.
-ROM="$BUILD/bootrom/$([ "$FLAVOR" = uart ] && echo uartboot || echo bootrom).img"
-make -s -C "$ROOT/hw/bootrom" O="$BUILD/bootrom" "$ROM" >&2
+# UART loader for the FPGA SoCs (the board's built for its 256 KiB, as
+# fpga/build.sh builds it), else the one that enters DRAM.
+case "$FLAVOR" in
+  uart)  ROMDIR="$BUILD/bootrom"; ROM="$ROMDIR/uartboot.img"; ROMARGS=() ;;
+  board) ROMDIR="$BUILD/bootrom/ulx3s"; ROM="$ROMDIR/uartboot.img"; ROMARGS=(DRAM_SIZE=0x40000) ;;
+  *)     ROMDIR="$BUILD/bootrom"; ROM="$ROMDIR/bootrom.img"; ROMARGS=() ;;
+esac
+make -s -C "$ROOT/hw/bootrom" O="$ROMDIR" "${ROMARGS[@]}" "$ROM" >&2
 
-# 2. Verilog, keyed by everything elaboration reads.
-ELAB_KEY=$(hw_key "$ROM")
+# 2. Verilog, keyed by everything elaboration reads (the board's config
+# lives outside hw_key's directories).
+ELAB_KEY=$(hw_key "$ROM" $([ "$FLAVOR" = board ] && echo "$ROOT/hw/boards"))
 VDIR="$CACHE/verilog/$CONFIG-$ELAB_KEY"
 if [ ! -d "$VDIR" ]; then
   step "elaborating $CONFIG (Chisel -> Verilog, about 1-3 min, 3-4 GB RAM)"
   elaborate_into "$VDIR" "$BUILD/logs/elaborate-$CONFIG.log" \
-    shootdown.soc.Elaborate --config "$CONFIG" --bootrom "$ROM"
+    shootdown.soc.Elaborate --config "$CLASS" --bootrom "$ROM"
   prune_cache "$CACHE/verilog" "$CONFIG-"
 fi
 

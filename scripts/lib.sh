@@ -47,8 +47,10 @@ prune_cache() {
   [ -z "$old" ] || rm -rf $old
 }
 
-# hw_key [FILE...] : the cache key of everything elaboration reads (the Mill
-# build, hw/ sources) plus FILEs.
+# hw_key [FILE...] : the cache key of everything a simulated SoC's
+# elaboration reads (the Mill build, hw/ sources but the boards) plus FILEs.
+# hw/boards is left out: no simulated SoC uses it, and a board's every edit
+# would otherwise rebuild every model; fpga/build.sh adds it to its own key.
 hw_key() {
   hash_inputs "$ROOT/build.sc" "$ROOT/.mill-version" "$ROOT/hw/soc" "$ROOT/hw/configs" \
     "$ROOT/hw/devices" "$ROOT/hw/tile" "$@" < /dev/null

@@ -53,7 +53,7 @@ def mill(*args, timeout=600):
 
 
 def program(platform, name):
-    """Path of a bare-metal program (platform soc, qemu or sbi)."""
+    """Path of a bare-metal program (platform soc, qemu, sbi or board)."""
     out = BUILD / "sw/baremetal" / platform
     subprocess.run(["make", "-s", "-C", str(ROOT / "sw/baremetal"), f"PLATFORM={platform}", f"O={out}"],
                    check=True, capture_output=True, text=True)

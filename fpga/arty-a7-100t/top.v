@@ -1,5 +1,5 @@
 // Arty A7-100T (xc7a100tcsg324-1) board top around FpgaTop
-// (hw/soc/FpgaTop.scala, ArtyA7Config): the 100 MHz oscillator through an
+// (hw/boards/FpgaTop.scala, ArtyA7Config): the 100 MHz oscillator through an
 // MMCM to the 50 MHz core clock, reset from the red RESET button (active low)
 // synchronised and held until the MMCM locks, the console on the FT2232's
 // serial lines, and the green LEDs (docs/fpga.md, "Arty A7-100T"):

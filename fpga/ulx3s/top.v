@@ -1,5 +1,6 @@
-// ULX3S (LFE5U-85F) board top around FpgaTop (hw/soc/FpgaTop.scala, Ulx3sConfig):
-// the 25 MHz oscillator through the PLL to the 50 MHz core clock, reset from
+// ULX3S (LFE5U-85F) board top around FpgaTop (hw/boards/FpgaTop.scala, Ulx3sConfig):
+// the 25 MHz oscillator through the PLL to the 25 MHz core clock (a clean,
+// locked clock; the divider is the place to raise it when timing allows), reset from
 // FIRE1 synchronised and held until the PLL locks, the console on the FTDI
 // serial lines, and the LEDs (docs/fpga.md, "ULX3S"):
 //   led[0] heartbeat (about 1.5 Hz: the clock runs and the SoC is out of reset)
@@ -15,14 +16,15 @@ module ulx3s_top (
 );
   assign wifi_gpio0 = 1'b1;
 
-  // 25 MHz -> 50 MHz: VCO 600 MHz (ecppll -i 25 -o 50).
+  // 25 MHz -> 25 MHz: VCO 600 MHz (ecppll -i 25 -o 25; CLKOP_DIV 12 and
+  // CLKOP_CPHASE 5 give 50 MHz, with Ulx3sConfig's clock to match).
   wire clk, locked;
-  (* FREQUENCY_PIN_CLKI = "25", FREQUENCY_PIN_CLKOP = "50", ICP_CURRENT = "12", LPF_RESISTOR = "8",
+  (* FREQUENCY_PIN_CLKI = "25", FREQUENCY_PIN_CLKOP = "25", ICP_CURRENT = "12", LPF_RESISTOR = "8",
      MFG_ENABLE_FILTEROPAMP = "1", MFG_GMCREF_SEL = "2" *)
   EHXPLLL #(
     .PLLRST_ENA("DISABLED"), .INTFB_WAKE("DISABLED"), .STDBY_ENABLE("DISABLED"), .DPHASE_SOURCE("DISABLED"),
     .OUTDIVIDER_MUXA("DIVA"), .OUTDIVIDER_MUXB("DIVB"), .OUTDIVIDER_MUXC("DIVC"), .OUTDIVIDER_MUXD("DIVD"),
-    .CLKI_DIV(1), .CLKFB_DIV(2), .CLKOP_ENABLE("ENABLED"), .CLKOP_DIV(12), .CLKOP_CPHASE(5), .CLKOP_FPHASE(0),
+    .CLKI_DIV(1), .CLKFB_DIV(1), .CLKOP_ENABLE("ENABLED"), .CLKOP_DIV(24), .CLKOP_CPHASE(11), .CLKOP_FPHASE(0),
     .FEEDBK_PATH("CLKOP")
   ) pll (
     .RST(1'b0), .STDBY(1'b0), .CLKI(clk_25mhz), .CLKOP(clk), .CLKFB(clk), .CLKINTFB(),
@@ -43,7 +45,7 @@ module ulx3s_top (
     .status_done(done), .status_passed(passed), .status_code(code)
   );
 
-  reg [24:0] beat = 25'd0;
-  always @(posedge clk) if (!reset) beat <= beat + 25'd1;
-  assign led = {done && !passed ? code[4:0] : 5'd0, done && !passed, passed, beat[24]};
+  reg [23:0] beat = 24'd0;
+  always @(posedge clk) if (!reset) beat <= beat + 24'd1;
+  assign led = {done && !passed ? code[4:0] : 5'd0, done && !passed, passed, beat[23]};
 endmodule

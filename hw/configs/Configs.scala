@@ -7,7 +7,7 @@ import freechips.rocketchip.rocket._
 import freechips.rocketchip.subsystem._
 import freechips.rocketchip.tile._
 import shootdown.devices.{ShootdownKey, ShootdownParams, UartParams}
-import shootdown.soc.{SimDevicesKey, SimDevicesParams}
+import shootdown.soc.{BootRomInBlockRam, SimDevicesKey, SimDevicesParams}
 
 /** `n` RV64IMAC harts with S and U mode, Sv39 and TLBs sized like an
   * application core: 32-entry L1 ITLB and DTLB and a 512-entry L2 TLB, so that
@@ -54,6 +54,11 @@ class WithUartConsole(clockHz: BigInt, bitCycles: Int) extends Config((site, her
   case SimDevicesKey => up(SimDevicesKey, site).map(d => d.copy(uart = Some(UartParams(d.consoleAddress, clockHz, bitCycles))))
 })
 
+/** The boot ROM in block RAM (hw/soc/BootRom.scala), as on the FPGA boards. */
+class WithBootRomInBlockRam extends Config((site, here, up) => {
+  case BootRomInBlockRam => true
+})
+
 /** No debug module: the harness has no DTM to drive it. */
 class WithoutDebugModule extends Config((site, here, up) => {
   case DebugModuleKey => None
@@ -85,37 +90,8 @@ class Sim8HartConfig extends Config(new WithoutTLMonitors ++ new Debug8HartConfi
 /** The FPGA SoCs' console and boot on the simulated SoC: a serial port at
   * 5 cycles a bit (the nominal clock is 100 MHz: mtime ticks every 100
   * cycles) and, from build-model.sh, the boot ROM that loads a program over
-  * it (hw/bootrom/uartboot). */
-class Uart2HartConfig extends Config(new WithUartConsole(100000000, 5) ++ new Sim2HartConfig)
-
-/** Main memory of `size` bytes at 0x8000_0000 (ExtMem), for a board that
-  * puts it in block RAM (FpgaTop). */
-class WithMainMemorySize(size: BigInt) extends Config((site, here, up) => {
-  case ExtMem => up(ExtMem, site).map(m => m.copy(master = m.master.copy(size = size)))
-})
-
-/** The buses' clock, which the CLINT divides down to the 1 MHz timebase. */
-class WithBusFrequency(hz: BigInt) extends Config((site, here, up) => {
-  case PeripheryBusKey => up(PeripheryBusKey, site).copy(dtsFrequency = Some(hz))
-})
-
-/** A board at `clockHz` with its console on a serial port at `baud` and
-  * `memory` bytes of block RAM for main memory (FpgaTop). */
-class WithBoard(clockHz: Int, baud: Int, memory: BigInt) extends Config(
-  new WithUartConsole(clockHz, clockHz / baud) ++ // cycles a bit: the rate must divide the clock
-  new WithBusFrequency(clockHz) ++               // mtime still at 1 MHz
-  new WithMainMemorySize(memory))
-
-/** Radiona ULX3S (Lattice ECP5-85F, fpga/ulx3s): the 2-hart SoC at 50 MHz,
-  * its console on the FTDI serial port at 1 Mbit/s (which the FT231X divides
-  * exactly), 256 KiB of block RAM for main memory (first light; the board's
-  * SDRAM is to come). Harts, caches, TLBs and the unit as simulated. */
-class Ulx3sConfig extends Config(new WithBoard(50000000, 1000000, 256 << 10) ++ new Sim2HartConfig)
-
-/** Digilent Arty A7-100T (fpga/arty-a7-100t), the same to begin with: 50 MHz,
-  * 1 Mbit/s on the FT2232's serial port, 256 KiB of block RAM (the DDR3
-  * through the MIG is to come). */
-class ArtyA7Config extends Config(new WithBoard(50000000, 1000000, 256 << 10) ++ new Sim2HartConfig)
+  * it (hw/bootrom/uartboot), in block RAM as on the boards. */
+class Uart2HartConfig extends Config(new WithUartConsole(100000000, 5) ++ new WithBootRomInBlockRam ++ new Sim2HartConfig)
 
 /** The same SoCs without the unit: the baseline for area and for the
   * software-only shootdown path. */

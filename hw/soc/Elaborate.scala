@@ -27,13 +27,15 @@ object Elaborate extends App with HasGeneratorUtilities {
   val configName = opt("config")
   val bootrom = opt("bootrom")
   val outDir = new File(opt("out"))
-  private val tops = Map("SimTop" -> classOf[SimTop].getName, "FpgaTop" -> classOf[FpgaTop].getName)
+  // By name: the boards (hw/boards) are outside the simulation's cache key.
+  private val tops = Map("SimTop" -> classOf[SimTop].getName, "FpgaTop" -> "shootdown.boards.FpgaTop")
   val top = opts.getOrElse("top", "SimTop")
   if (!tops.contains(top)) die(s"unknown top '$top' (${tops.keys.mkString(", ")})")
   if (!Files.isRegularFile(Paths.get(bootrom))) die(s"boot ROM image '$bootrom' does not exist")
   outDir.mkdirs()
 
-  val fullName = if (configName.contains(".")) configName else s"shootdown.configs.$configName"
+  val fullName = if (configName.contains(".")) configName
+    else if (top == "FpgaTop") s"shootdown.boards.$configName" else s"shootdown.configs.$configName"
   val base = getParameters(Seq(fullName))
   val params = base.alterPartial {
     case BootROMParams => base(BootROMParams).copy(contentFileName = bootrom)

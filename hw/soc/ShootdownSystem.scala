@@ -14,13 +14,13 @@ import shootdown.tile.{HasShootdownTiles, HasShootdownTilesModuleImp}
   * agent in every tile. Unlike rocket-chip's ExampleRocketSystem it has no
   * MMIO or slave AXI port and no debug module, so it needs nothing from
   * Spike's fesvr. It is RocketSubsystem with HasShootdownTiles in place of
-  * HasRocketTiles. */
+  * HasRocketTiles and a boot ROM that can live in block RAM (BootRom.scala). */
 class ShootdownSystem(implicit p: Parameters) extends BaseSubsystem
     with HasShootdownTiles
     with HasHierarchicalBusTopology
     with HasAsyncExtInterrupts
     with CanHaveMasterAXI4MemPort
-    with HasPeripheryBootROM
+    with HasShootdownBootROM
     with CanHavePeripherySimDevices
     with CanHavePeripheryBatchedShootdown {
   val tiles = rocketTiles
@@ -49,7 +49,7 @@ class ShootdownSystemModuleImp[+L <: ShootdownSystem](_outer: L) extends BaseSub
     with CanHavePeripheryBatchedShootdownModuleImp
     with HasRTCModuleImp
     with HasExtInterruptsModuleImp
-    with HasPeripheryBootROMModuleImp
+    with HasShootdownBootROMModuleImp
     with CanHavePeripherySimDevicesModuleImp
     with DontTouch {
   tile_inputs.zip(outer.hartIdList).foreach { case (wire, i) =>
@@ -58,17 +58,22 @@ class ShootdownSystemModuleImp[+L <: ShootdownSystem](_outer: L) extends BaseSub
   }
 }
 
-/** Top of the Verilator model. Ports (flattened by FIRRTL):
-  * `mem_*` an AXI4 master for DRAM at 0x8000_0000, served by sim/axi_mem;
-  * `sim_console_*`, `sim_finish_*` one-cycle pulses from the sim devices. */
-class SimTop(implicit p: Parameters) extends MultiIOModule {
+/** The system with its ports kept, its interrupts tied off and no
+  * power-on-reset signals; the tops (SimTop, the boards' FpgaTop) add what
+  * serves its memory port and devices. */
+abstract class ShootdownTop(implicit p: Parameters) extends MultiIOModule {
   val ldut = LazyModule(new ShootdownSystem)
   val dut = Module(ldut.module)
 
   dut.dontTouchPorts()
   dut.tieOffInterrupts()
   dut.psd.psd.foreach(_ := 0.U.asTypeOf(chiselTypeOf(dut.psd.psd.get)))
+}
 
+/** Top of the Verilator model. Ports (flattened by FIRRTL):
+  * `mem_*` an AXI4 master for DRAM at 0x8000_0000, served by sim/axi_mem;
+  * `sim_console_*`, `sim_finish_*` one-cycle pulses from the sim devices. */
+class SimTop(implicit p: Parameters) extends ShootdownTop {
   val memPorts = ldut.mem_axi4.getWrappedValue
   require(memPorts.size == 1, "the harness serves exactly one memory channel")
   val mem = IO(chiselTypeOf(memPorts.head))

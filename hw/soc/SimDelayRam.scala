@@ -13,7 +13,7 @@ import freechips.rocketchip.diplomacy._
 import freechips.rocketchip.tilelink._
 
 object DelayRamConsts {
-  val ramBytes = 0x1000
+  val ramBytes = 0x1000     // the most RAM there is (a board's build has less)
   val now = 0x1000          // R: cycles since reset
   val lastWriteAt = 0x1008  // R: NOW when the last RAM write took effect
   val delay = 0x1010        // RW: cycles a RAM write waits (applies to later writes)
@@ -21,7 +21,10 @@ object DelayRamConsts {
   val defaultDelay = 400
 }
 
-class SimDelayRam(address: BigInt, beatBytes: Int)(implicit p: Parameters) extends LazyModule {
+class SimDelayRam(address: BigInt, beatBytes: Int, val ramBytes: Int = DelayRamConsts.ramBytes)(implicit p: Parameters)
+    extends LazyModule {
+  require(isPow2(ramBytes) && ramBytes >= 2 * beatBytes && ramBytes <= DelayRamConsts.ramBytes,
+    s"delay RAM of $ramBytes bytes: a power of two from two beats to ${DelayRamConsts.ramBytes}")
   val device = new SimpleDevice("delay-ram", Seq("tlb-shootdown,sim-delay-ram"))
   val node = TLManagerNode(Seq(TLManagerPortParameters(Seq(TLManagerParameters(
     address            = Seq(AddressSet(address, DelayRamConsts.size - 1)),
@@ -42,7 +45,8 @@ class SimDelayRam(address: BigInt, beatBytes: Int)(implicit p: Parameters) exten
 }
 
 class SimDelayRamImp(outer: SimDelayRam) extends LazyModuleImp(outer) {
-  import DelayRamConsts._
+  import DelayRamConsts.{ramBytes => _, _}
+  private val ramBytes = outer.ramBytes
   val (in, edge) = outer.node.in.head
   private val beat = edge.manager.beatBytes
   private val words = ramBytes / beat

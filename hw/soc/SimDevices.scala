@@ -14,12 +14,16 @@ import shootdown.devices.{Uart, UartParams, UartPins}
 /** Addresses follow QEMU `virt`, so the same bare-metal platform header and
   * OpenSBI drivers work on both.
   * @param uart  the console as a real serial port at the console's address
-  *              (the FPGA SoCs, hw/devices/Uart.scala), not SimConsole */
+  *              (the FPGA SoCs, hw/devices/Uart.scala), not SimConsole
+  * @param delayRamBytes  the delay RAM's RAM (SimDelayRam; its registers
+  *              stay at +0x1000): 4 KiB in simulation, a few words on a
+  *              board, where the 4 KiB would take some 6,000 LUTs */
 case class SimDevicesParams(
   consoleAddress: BigInt = 0x10000000L,
   finisherAddress: BigInt = 0x100000L,
   delayRamAddress: BigInt = 0x11000000L,
-  uart: Option[UartParams] = None) {
+  uart: Option[UartParams] = None,
+  delayRamBytes: Int = DelayRamConsts.ramBytes) {
   require(uart.forall(_.address == consoleAddress), "the serial port takes the console's address")
 }
 
@@ -165,7 +169,7 @@ trait CanHavePeripherySimDevices { this: BaseSubsystem =>
     console.foreach(uart => ibus.fromSync := uart.intNode)
     finisher.node := pbus.coupleTo("sim-finisher") { TLFragmenter(pbus) := _ }
     SimDevicesTree.describe(console.fold(_.device, _.device), finisher.device)
-    val delayRam = LazyModule(new SimDelayRam(params.delayRamAddress, pbus.beatBytes))
+    val delayRam = LazyModule(new SimDelayRam(params.delayRamAddress, pbus.beatBytes, params.delayRamBytes))
     delayRam.node := pbus.coupleTo("sim-delay-ram") { TLFragmenter(pbus) := _ }
     (console, finisher)
   }

@@ -1,7 +1,8 @@
 """FPGA checks that need no board: the shootdown unit and one flush agent,
 synthesised with yosys for Lattice ECP5 and Xilinx 7-series as the 2-hart
 SoC elaborates them, stay within the figures committed in fpga/budget.json
-(at most 10% over) and infer no latch (fpga/synth_blocks.py)."""
+(at most 10% over) and infer no latch (fpga/synth_blocks.py); the board
+flow's own checks (its timing verdict, programs that fit a board)."""
 import subprocess
 import sys
 
@@ -51,3 +52,36 @@ endmodule
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 1, r.stdout + r.stderr
     assert "agent: synthesis inferred latches" in r.stderr and "unit:" not in r.stderr, r.stderr
+
+
+def test_the_place_and_route_report_fails_a_missed_clock(tmp_path):
+    """fpga/utilisation.py on nextpnr reports (the shape nextpnr-ecp5
+    --report writes): a clock under its constraint exits 1 and is named, one
+    that meets it exits 0, a report without any clock exits 1."""
+    import json
+
+    def run(fmax):
+        report = tmp_path / "report.json"
+        report.write_text(json.dumps({"utilization": {"TRELLIS_COMB": {"used": 60000, "available": 83640}},
+                                      "fmax": fmax, "critical_paths": []}))
+        return subprocess.run([sys.executable, str(ROOT / "fpga/utilisation.py"), "nextpnr", str(report), "1", "25"],
+                              capture_output=True, text=True)
+    met = run({"clk": {"achieved": 31.5, "constraint": 25}})
+    assert met.returncode == 0 and "TRELLIS_COMB" in met.stdout and "meets" in met.stdout, met.stdout
+    missed = run({"clk": {"achieved": 21.0, "constraint": 25}})
+    assert missed.returncode == 1 and "clk: 21.00 MHz (MISSES 25 MHz)" in missed.stdout, missed.stdout
+    assert run({}).returncode == 1
+
+
+def test_board_programs_fit_the_boards_memory_or_fail_to_link(tmp_path):
+    """PLATFORM=board links every program the boards run into the 224 KiB
+    below the UART loader; one that does not fit is an error at link time,
+    not a program that overwrites the loader."""
+    from harness import program
+    elf = program("board", "hello")
+    end = subprocess.run(["riscv64-unknown-elf-nm", str(elf)], capture_output=True, text=True, check=True).stdout
+    top = int(next(l.split()[0] for l in end.splitlines() if l.endswith(" _end")), 16)
+    assert 0x80000000 < top <= 0x80000000 + 224 * 1024, hex(top)
+    big = subprocess.run(["make", "-s", "-C", str(ROOT / "sw/baremetal"), "PLATFORM=board", f"O={tmp_path}",
+                          f"{tmp_path}/shootdown_cases.elf"], capture_output=True, text=True)
+    assert big.returncode != 0 and "does not fit the platform's memory" in big.stderr, big.stderr

@@ -14,11 +14,12 @@ TOOL = ROOT / "fpga/tools/uartboot.py"
 WAITING = re.compile(r"\[sim\] uart: waiting on 127\.0\.0\.1:(\d+)")
 
 
-def boot(elf, *tool_args, max_cycles=200_000_000, timeout=900):
-    """Starts the model with its UART on a free port and the host tool
+def boot(elf, *tool_args, max_cycles=200_000_000, timeout=900, flavor="uart", bit_cycles=5):
+    """Starts the model (`flavor`: uart, or board for the ULX3S's SoC, at
+    `bit_cycles` a bit) with its UART on a free port and the host tool
     against it; returns (tool's Run, simulation's Run). The simulation is
     ended if the tool gives up first."""
-    sim = subprocess.Popen([model(2, "uart"), "+uart=0", f"+max-cycles={max_cycles}"],
+    sim = subprocess.Popen([model(2, flavor), "+uart=0", f"+uart-bit-cycles={bit_cycles}", f"+max-cycles={max_cycles}"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     first = sim.stderr.readline()
     m = WAITING.search(first)
@@ -40,15 +41,26 @@ def both(tool, sim):
 
 
 def test_a_bare_metal_shootdown_test_loads_and_passes_over_the_uart():
-    """A shootdown test loaded over the wire runs as it does when the
+    """A shootdown test built for the boards' memory (PLATFORM=board: 2
+    harts, 224 KiB) and loaded over the wire runs as it does when the
     simulator preloads it: it passes (the finisher's status), and what it
     prints reaches the host tool over the wire."""
-    tool, sim = boot(program("soc", "shootdown_timeout"))
+    tool, sim = boot(program("board", "shootdown_timeout"))
     assert tool.status == 0 and sim.status == 0, both(tool, sim)
     # Its last line came whole through the wire (exit waits for the port to
     # drain before the finisher ends the simulation), and nowhere else.
     assert tool.stdout.endswith("PASS: the unit gave up on the stuck hart twice and served the others\n"), both(tool, sim)
     assert sim.stdout == "", both(tool, sim)
+
+
+def test_the_ulx3s_soc_runs_a_board_shootdown_test_loaded_over_the_uart():
+    """The SoC the ULX3S bitstream is built from (Ulx3sConfig: shrunk harts,
+    256 KiB of memory, its loader, 25 cycles a bit as at 25 MHz and
+    1 Mbit/s), simulated: a board build of a shootdown test loads over the
+    wire and passes."""
+    tool, sim = boot(program("board", "shootdown_timeout"), flavor="board", bit_cycles=25)
+    assert tool.status == 0 and sim.status == 0, both(tool, sim)
+    assert tool.stdout.endswith("PASS: the unit gave up on the stuck hart twice and served the others\n"), both(tool, sim)
 
 
 def test_opensbi_and_a_shootdown_payload_load_over_the_uart():

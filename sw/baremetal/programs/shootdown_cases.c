@@ -436,7 +436,7 @@ static void run_case(unsigned long me, const struct kase *k)
 					CHECK(parked[h]);	/* still asleep: completion did not need them awake */
 			release = 1;
 			/* Let the targets run on (and fault) for a while. */
-			uint64_t seen[MAX_HARTS];
+			uint64_t seen[MAX_HARTS] = { 0 };
 			for (unsigned h = ninit; h < num_harts(); h++)
 				seen[h] = iters[h];
 			for (unsigned h = ninit; h < num_harts(); h++)

@@ -12,8 +12,10 @@
 #define PLATFORM_NAME "qemu"
 #elif defined(PLATFORM_SBI)
 #define PLATFORM_NAME "sbi"
+#elif defined(PLATFORM_BOARD)
+#define PLATFORM_NAME "board"
 #else
-#error "define PLATFORM_SOC or PLATFORM_QEMU"
+#error "define PLATFORM_SOC, PLATFORM_QEMU, PLATFORM_SBI or PLATFORM_BOARD"
 #endif
 
 #define UART_BASE	0x10000000UL	/* ns16550a, reg-shift 0 */
@@ -25,7 +27,18 @@
 #define DELAY_RAM_LAST_WRITE_AT	0x1008
 #define DELAY_RAM_DELAY		0x1010
 
+/*
+ * The FPGA boards' SoC (docs/fpga.md): 2 harts and 224 KiB of block RAM for
+ * a program, its page tables and its stacks. The machine-mode link script
+ * reserves the stacks from the Makefile's __max_harts, which must agree.
+ */
+#if defined(PLATFORM_BOARD)
+#define MAX_HARTS	2
+#define PT_POOL_PAGES	16
+#else
 #define MAX_HARTS	8
+#define PT_POOL_PAGES	64
+#endif
 #define STACK_SIZE	8192
 
 #endif

@@ -2,7 +2,6 @@
 
 #include "runtime.h"
 
-#define PT_POOL_PAGES 64
 #define PTE_PPN_SHIFT 10
 
 /* Not in .bss: start-up need not clear it, vm_alloc_table zeroes each page. */

@@ -1,7 +1,7 @@
 // The SoC as an FPGA board sees it: main memory in block RAM inside, the
 // serial port's pins and the finisher's last word outside. A board top
 // (fpga/<board>/) adds the clock, the reset and the LEDs.
-package shootdown.soc
+package shootdown.boards
 
 import chisel3._
 import chisel3.util._
@@ -11,6 +11,7 @@ import freechips.rocketchip.diplomacy._
 import freechips.rocketchip.subsystem.ExtMem
 import freechips.rocketchip.util.HeterogeneousBag
 import shootdown.devices.UartPins
+import shootdown.soc.ShootdownTop
 
 /** The finisher's last command, for a board's LEDs: `done` once anything
   * was written, `passed` if that was the pass command (0x5555). */
@@ -36,13 +37,7 @@ class BlockRamMemoryImp(outer: BlockRamMemory) extends LazyModuleImp(outer) {
   outer.node.out.zip(io.axi4).foreach { case ((bundle, _), port) => bundle <> port }
 }
 
-class FpgaTop(implicit p: Parameters) extends MultiIOModule {
-  val ldut = LazyModule(new ShootdownSystem)
-  val dut = Module(ldut.module)
-  dut.dontTouchPorts()
-  dut.tieOffInterrupts()
-  dut.psd.psd.foreach(_ := 0.U.asTypeOf(chiselTypeOf(dut.psd.psd.get)))
-
+class FpgaTop(implicit p: Parameters) extends ShootdownTop {
   val size = p(ExtMem).getOrElse(throw new IllegalArgumentException("FpgaTop needs ExtMem")).master.size
   ldut.mem_axi4.zip(ldut.memAXI4Node.in).foreach { case (port, (_, edge)) =>
     val mem = LazyModule(new BlockRamMemory(edge, size))

@@ -1,0 +1,98 @@
+// The FPGA boards' SoCs (fpga/<board>/, docs/fpga.md). They live apart from
+// hw/configs so that the simulation models' cache key (scripts/lib.sh,
+// hw_key) does not change when a board does: nothing simulated uses them.
+package shootdown.boards
+
+import freechips.rocketchip.config.Config
+import freechips.rocketchip.rocket.BTBParams
+import freechips.rocketchip.subsystem._
+import shootdown.configs.{Sim2HartConfig, WithBootRomInBlockRam, WithUartConsole}
+import shootdown.soc.SimDevicesKey
+
+/** Main memory of `size` bytes at 0x8000_0000 (ExtMem), for a board that
+  * puts it in block RAM (FpgaTop). */
+class WithMainMemorySize(size: BigInt) extends Config((site, here, up) => {
+  case ExtMem => up(ExtMem, site).map(m => m.copy(master = m.master.copy(size = size)))
+})
+
+/** The buses' clock, which the CLINT divides down to the 1 MHz timebase. */
+class WithBusFrequency(hz: BigInt) extends Config((site, here, up) => {
+  case PeripheryBusKey => up(PeripheryBusKey, site).copy(dtsFrequency = Some(hz))
+})
+
+/** A board at `clockHz` with its console on a serial port at `baud` and
+  * `memory` bytes of block RAM for main memory (FpgaTop), the boot ROM in
+  * block RAM too. */
+class WithBoard(clockHz: Int, baud: Int, memory: BigInt) extends Config(
+  new WithUartConsole(clockHz, clockHz / baud) ++ // cycles a bit: the rate must divide the clock
+  new WithBootRomInBlockRam ++                   // not 5,400 LUT4s of constants
+  new WithBusFrequency(clockHz) ++               // mtime still at 1 MHz
+  new WithMainMemorySize(memory))
+
+/** What each hart gives up to fit a smaller FPGA. The shootdown unit, the
+  * flush agents and everything they act on keep their kind: every hart
+  * still has an ITLB, a DTLB, an L2 TLB and the PTW's PTE cache, so a board
+  * runs the same requests through the same paths as the simulation, only
+  * with less reach.
+  * @param cacheWays  ways of the 64-set L1 I$ and D$ (4 KiB a way)
+  * @param l1TLBEntries  entries of the ITLB and of the DTLB
+  * @param l2TLBEntries  entries of the L2 TLB (in block RAM)
+  * @param btb  the branch target buffer (None: every branch predicted not taken)
+  * @param mulUnroll  multiplier bits a cycle (64 / mulUnroll cycles a MUL)
+  * @param pmps  PMP entries (the bare-metal tests use 3)
+  * @param breakpoints  debug triggers */
+case class SmallerCores(
+    cacheWays: Int,
+    l1TLBEntries: Int,
+    l2TLBEntries: Int,
+    btb: Option[BTBParams],
+    mulUnroll: Int,
+    pmps: Int,
+    breakpoints: Int)
+
+class WithSmallerCores(s: SmallerCores) extends Config((site, here, up) => {
+  case RocketTilesKey => up(RocketTilesKey, site).map { t =>
+    t.copy(
+      core = t.core.copy(
+        nL2TLBEntries = s.l2TLBEntries,
+        nPMPs = s.pmps,
+        nBreakpoints = s.breakpoints,
+        mulDiv = t.core.mulDiv.map(_.copy(mulUnroll = s.mulUnroll))),
+      btb = s.btb,
+      icache = t.icache.map(_.copy(nWays = s.cacheWays, nTLBEntries = s.l1TLBEntries)),
+      dcache = t.dcache.map(_.copy(nWays = s.cacheWays, nTLBEntries = s.l1TLBEntries)))
+  }
+})
+
+/** The delay RAM (hw/soc/SimDelayRam.scala) with `bytes` of RAM: enough
+  * for the tests that store to it (shootdown_timeout's one word), without
+  * the 4 KiB of LUT RAM the simulated SoC has. */
+class WithDelayRamBytes(bytes: Int) extends Config((site, here, up) => {
+  case SimDevicesKey => up(SimDevicesKey, site).map(_.copy(delayRamBytes = bytes))
+})
+
+/** Radiona ULX3S (Lattice ECP5-85F, fpga/ulx3s): the 2-hart SoC with the
+  * unit and its agents as simulated, the harts shrunk to fit 83,640 LUT4s
+  * (the simulated SoC takes 102,847; docs/fpga.md has the accounting):
+  * direct-mapped 4 KiB L1 caches, 8-entry L1 TLBs, a 128-entry L2 TLB, no
+  * BTB, a one-bit-a-cycle multiplier, 4 PMP entries, no debug triggers and
+  * 64 bytes of delay RAM. 25 MHz; the console on the FTDI serial port at
+  * 1 Mbit/s, which the FT231X divides exactly (25 cycles a bit); 256 KiB of
+  * block RAM for main memory (first light; the board's SDRAM is to come). */
+class Ulx3sConfig extends Config(
+  new WithBoard(25000000, 1000000, 256 << 10) ++
+  new WithDelayRamBytes(64) ++
+  new WithSmallerCores(SmallerCores(
+    cacheWays = 1,
+    l1TLBEntries = 8,
+    l2TLBEntries = 128,
+    btb = None,
+    mulUnroll = 1,
+    pmps = 4,
+    breakpoints = 0)) ++
+  new Sim2HartConfig)
+
+/** Digilent Arty A7-100T (fpga/arty-a7-100t): the 2-hart SoC as simulated
+  * (63,400 LUT6s hold it), 50 MHz, 1 Mbit/s on the FT2232's serial port,
+  * 256 KiB of block RAM (the DDR3 through the MIG is to come). */
+class ArtyA7Config extends Config(new WithBoard(50000000, 1000000, 256 << 10) ++ new Sim2HartConfig)

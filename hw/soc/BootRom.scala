@@ -1,0 +1,122 @@
+// The boot ROM: rocket-chip's TLROM, or the same contents in a block RAM.
+//
+// TLROM answers in the cycle it is asked, from a table of constants that
+// synthesis turns into logic: the UART loader's ROM with its device tree is
+// 8 KiB, some 5,400 LUT4s on an ECP5. BlockRom answers a cycle later from an
+// initialised synchronous memory, which FPGA tools put in block RAM (four
+// DP16KD). The simulated SoCs keep TLROM; the boards and the simulated board
+// (Uart2HartConfig) use BlockRom.
+package shootdown.soc
+
+import java.nio.file.{Files, Paths}
+
+import chisel3._
+import chisel3.util._
+import freechips.rocketchip.config.{Field, Parameters}
+import freechips.rocketchip.devices.tilelink.{BootROMParams, TLROM}
+import freechips.rocketchip.diplomacy._
+import freechips.rocketchip.subsystem.{BaseSubsystem, HasResetVectorWire}
+import freechips.rocketchip.tilelink._
+
+/** The boot ROM in block RAM (BlockRom) rather than in logic (TLROM). */
+case object BootRomInBlockRam extends Field[Boolean](false)
+
+/** rocket-chip's HasPeripheryBootROM with the choice of BootRomInBlockRam:
+  * the image of BootROMParams.contentFileName followed by the device tree,
+  * at BootROMParams.address, harts starting at BootROMParams.hang. */
+trait HasShootdownBootROM { this: BaseSubsystem =>
+  val dtb: DTB
+  private val romParams = p(BootROMParams)
+  private lazy val romContents: Seq[Byte] =
+    Files.readAllBytes(Paths.get(romParams.contentFileName)).toSeq ++ dtb.contents
+  def resetVector: BigInt = romParams.hang
+
+  val bootrom: TLInwardNode =
+    if (p(BootRomInBlockRam)) LazyModule(new BlockRom(romParams.address, romParams.size, romContents, cbus.beatBytes)).node
+    else LazyModule(new TLROM(romParams.address, romParams.size, romContents, true, cbus.beatBytes)).node
+  bootrom := cbus.coupleTo("bootrom") { TLFragmenter(cbus) := _ }
+}
+
+trait HasShootdownBootROMModuleImp extends LazyModuleImp with HasResetVectorWire {
+  val outer: HasShootdownBootROM
+  global_reset_vector := outer.resetVector.U
+}
+
+/** A read-only, executable TileLink manager over `size` bytes at `base`
+  * holding `contentsDelayed` (zeros after it), as TLROM describes itself
+  * (device `sifive,rom0`), answering each Get one cycle later from a block
+  * RAM. A Get above the contents' power-of-two size reads zero, as TLROM's. */
+class BlockRom(base: BigInt, size: Int, contentsDelayed: => Seq[Byte], beatBytes: Int)(implicit p: Parameters)
+    extends LazyModule {
+  val node = TLManagerNode(Seq(TLManagerPortParameters(
+    Seq(TLManagerParameters(
+      address     = List(AddressSet(base, size - 1)),
+      resources   = new SimpleDevice("rom", Seq("sifive,rom0")).reg("mem"),
+      regionType  = RegionType.UNCACHED,
+      executable  = true,
+      supportsGet = TransferSizes(1, beatBytes),
+      fifoId      = Some(0))),
+    beatBytes = beatBytes)))
+
+  lazy val module = new LazyModuleImp(this) {
+    val contents = contentsDelayed
+    val wrapSize = 1 << log2Ceil(contents.size)
+    require(wrapSize <= size, s"boot ROM contents of ${contents.size} bytes in a ROM of $size")
+    val words = (contents ++ Seq.fill(wrapSize - contents.size)(0.toByte)).grouped(beatBytes)
+      .map(_.foldRight(BigInt(0)) { case (b, acc) => (b & 0xff) | acc << 8 }).toSeq
+
+    val (in, edge) = node.in.head
+    val array = Module(new BlockRomArray(words, 8 * beatBytes))
+    // One Get held at a time: taken when the last answer leaves (or none
+    // is waiting), answered from the array's registered output.
+    val held = RegInit(false.B)
+    val get = Reg(chiselTypeOf(in.a.bits))
+    in.a.ready := !held || in.d.ready
+    when (in.a.fire()) {
+      held := true.B
+      get := in.a.bits
+    }.elsewhen (in.d.fire()) {
+      held := false.B
+    }
+    array.io.clock := clock
+    array.io.en := in.a.fire()
+    array.io.addr := in.a.bits.address(log2Ceil(wrapSize) - 1, log2Ceil(beatBytes))
+    val beyond = if (wrapSize == size) false.B else get.address(log2Ceil(size) - 1, log2Ceil(wrapSize)).orR
+    in.d.valid := held
+    in.d.bits := edge.AccessAck(get, Mux(beyond, 0.U, array.io.data))
+
+    in.b.valid := false.B
+    in.c.ready := true.B
+    in.e.ready := true.B
+  }
+}
+
+/** `words.size` words of `width` bits, read one cycle after `en` with
+  * `addr`: an initialised memory with a registered read, which yosys
+  * (memory_bram) and Vivado map to block RAM and Verilator simulates. */
+class BlockRomArrayIO(addrBits: Int, width: Int) extends Bundle {
+  val clock = Input(Clock())
+  val en    = Input(Bool())
+  val addr  = Input(UInt(addrBits.W))
+  val data  = Output(UInt(width.W))
+}
+
+class BlockRomArray(words: Seq[BigInt], width: Int) extends BlackBox with HasBlackBoxInline {
+  val io = IO(new BlockRomArrayIO(log2Ceil(words.size), width))
+  private val init = words.zipWithIndex.map { case (w, i) => s"    mem[$i] = $width'h${w.toString(16)};" }
+  setInline("BlockRomArray.v",
+    s"""// Generated by hw/soc/BootRom.scala: the boot ROM's contents.
+       |module BlockRomArray(
+       |  input clock,
+       |  input en,
+       |  input [${log2Ceil(words.size) - 1}:0] addr,
+       |  output reg [${width - 1}:0] data
+       |);
+       |  reg [${width - 1}:0] mem [0:${words.size - 1}];
+       |  initial begin
+       |${init.mkString("\n")}
+       |  end
+       |  always @(posedge clock) if (en) data <= mem[addr];
+       |endmodule
+       |""".stripMargin)
+}
