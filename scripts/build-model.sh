@@ -42,12 +42,12 @@ fi
 # 1. Boot ROM (tiny, always rebuilt by make when its source changes): the
 # UART loader for the FPGA SoCs (the board's built for its 256 KiB, as
 # fpga/build.sh builds it), else the one that enters DRAM.
-case "$FLAVOR" in
-  uart)  ROMDIR="$BUILD/bootrom"; ROM="$ROMDIR/uartboot.img"; ROMARGS=() ;;
-  board) ROMDIR="$BUILD/bootrom/ulx3s"; ROM="$ROMDIR/uartboot.img"; ROMARGS=(DRAM_SIZE=0x40000) ;;
-  *)     ROMDIR="$BUILD/bootrom"; ROM="$ROMDIR/bootrom.img"; ROMARGS=() ;;
-esac
-make -s -C "$ROOT/hw/bootrom" O="$ROMDIR" "${ROMARGS[@]}" "$ROM" >&2
+if [ "$FLAVOR" = board ]; then
+  ROM=$(board_rom ulx3s)
+else
+  ROM="$BUILD/bootrom/$([ "$FLAVOR" = uart ] && echo uartboot || echo bootrom).img"
+  make -s -C "$ROOT/hw/bootrom" O="$BUILD/bootrom" "$ROM" >&2
+fi
 
 # 2. Verilog, keyed by everything elaboration reads (the board's config
 # lives outside hw_key's directories).

@@ -56,6 +56,15 @@ hw_key() {
     "$ROOT/hw/devices" "$ROOT/hw/tile" "$@" < /dev/null
 }
 
+# board_rom BOARD : builds the UART loader's boot ROM for BOARD's memory
+# (256 KiB of block RAM on both boards) into $BUILD/bootrom/BOARD and prints
+# the image's path; fpga/build.sh and the board's simulation model share it.
+board_rom() {
+  local dir="$BUILD/bootrom/$1"
+  make -s -C "$ROOT/hw/bootrom" O="$dir" DRAM_SIZE=0x40000 "$dir/uartboot.img" >&2
+  echo "$dir/uartboot.img"
+}
+
 # elaborate_into DIR LOG MAIN [ARGS...] : unless DIR exists, runs
 # `./mill hw.runMain MAIN ARGS --out DIR` through a temporary directory (so an
 # interrupted run leaves nothing that looks finished) and drops the FIRRTL.
