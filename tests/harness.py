@@ -41,6 +41,15 @@ def verilog(harts, flavor="tuned"):
     return out.stdout.strip()
 
 
+def channel_irq_sources(sim):
+    """The PLIC sources of the shootdown unit's channels, in channel order,
+    from the device tree elaborated with model `sim`."""
+    dts = (pathlib.Path(sim).parent / "SimTop.dts").read_text()
+    node = re.search(r"tlb-shootdown@[0-9a-f]+ \{(.*?)\};", dts, re.S)
+    assert node, f"no tlb-shootdown node in {sim}'s device tree"
+    return [int(x) for x in re.search(r"interrupts = <([0-9 ]+)>", node.group(1)).group(1).split()]
+
+
 def mill(*args, timeout=600):
     """./mill --no-server ARGS in the tree, waiting for any elaboration of
     the build scripts to finish first (they hold the same lock: a second
@@ -60,13 +69,15 @@ def program(platform, name):
     return out / f"{name}.elf"
 
 
-def firmware(flavor, payload_name="sbi_shootdown_cases"):
+def firmware(flavor, payload_name="sbi_shootdown_cases", board=False):
     """OpenSBI with an S-mode payload of sw/baremetal/programs-sbi: the
-    project's series ("unit") or stock ("stock"). Its directory holds
-    fw_payload.elf and fw_payload.bin."""
-    out = BUILD / f"sw/opensbi/{payload_name}-{flavor}"
-    payload = program("sbi", payload_name).with_suffix(".bin")
-    cmd = [str(ROOT / "sw/opensbi/build.sh")] + (["--stock"] if flavor == "stock" else []) + [str(payload), str(out)]
+    project's series ("unit") or stock ("stock"); with `board`, both laid
+    out for the FPGA boards' block RAM (build.sh --board). Its directory
+    holds fw_payload.elf and fw_payload.bin."""
+    out = BUILD / f"sw/opensbi/{payload_name}-{flavor}{'-board' if board else ''}"
+    payload = program("sbi-board" if board else "sbi", payload_name).with_suffix(".bin")
+    cmd = ([str(ROOT / "sw/opensbi/build.sh")] + (["--board"] if board else []) + (["--stock"] if flavor == "stock" else [])
+           + [str(payload), str(out)])
     subprocess.run(cmd, check=True, capture_output=True)
     return out
 

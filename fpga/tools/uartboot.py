@@ -94,7 +94,9 @@ class Loader:
             if c is None:
                 raise Refused(f"no answer from the loader in {self.timeout:.0f} s")
             if c in (b"K", b"N"):
-                code = self.read_exact(1, deadline)
+                # Its second byte is on its way: give it the full timeout
+                # (a ping's short wait may end between the two).
+                code = self.read_exact(1, time.monotonic() + self.timeout)
                 if code is None:
                     raise Refused("the loader's answer broke off")
                 return "K" if c == b"K" else code[0]

@@ -39,7 +39,7 @@ class WithBoard(clockHz: Int, baud: Int, memory: BigInt) extends Config(
   * @param l2TLBEntries  entries of the L2 TLB (in block RAM)
   * @param btb  the branch target buffer (None: every branch predicted not taken)
   * @param mulUnroll  multiplier bits a cycle (64 / mulUnroll cycles a MUL)
-  * @param pmps  PMP entries (the bare-metal tests use 3)
+  * @param pmps  PMP entries (the bare-metal tests use 3; OpenSBI, 8 on these SoCs)
   * @param breakpoints  debug triggers */
 case class SmallerCores(
     cacheWays: Int,
@@ -75,7 +75,7 @@ class WithDelayRamBytes(bytes: Int) extends Config((site, here, up) => {
   * unit and its agents as simulated, the harts shrunk to fit 83,640 LUT4s
   * (the simulated SoC takes 102,847; docs/fpga.md has the accounting):
   * direct-mapped 4 KiB L1 caches, 8-entry L1 TLBs, a 128-entry L2 TLB, no
-  * BTB, a one-bit-a-cycle multiplier, 4 PMP entries, no debug triggers and
+  * BTB, a one-bit-a-cycle multiplier, no debug triggers and
   * 64 bytes of delay RAM. 25 MHz; the console on the FTDI serial port at
   * 1 Mbit/s, which the FT231X divides exactly (25 cycles a bit); 256 KiB of
   * block RAM for main memory (first light; the board's SDRAM is to come). */
@@ -88,7 +88,7 @@ class Ulx3sConfig extends Config(
     l2TLBEntries = 128,
     btb = None,
     mulUnroll = 1,
-    pmps = 4,
+    pmps = 8,
     breakpoints = 0)) ++
   new Sim2HartConfig)
 

@@ -9,11 +9,21 @@
 #   --mutant NAME  --stock with mutants/NAME.patch applied too: a firmware
 #            broken (or a device failing) on purpose, which a test must
 #            catch (or survive)
+#   --board  (before the others) laid out for the FPGA boards' 256 KiB of
+#            block RAM (docs/fpga.md): the firmware at DRAM_BASE with its
+#            heap cut to 24 KiB, so that its read-write region (which PMP
+#            protects as one naturally aligned power of two) ends at
+#            DRAM_BASE + 192 KiB; the payload there (PLATFORM=sbi-board, up to
+#            56 KiB); the device tree at DRAM_BASE + 248 KiB. The device tree
+#            is the boards' own (the ULX3S SoC's elaboration) with
+#            /chosen/opensbi-config's heap-size, built into the firmware.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/../../scripts/lib.sh"
 FLAVOR=unit
 MUTANT=""
+BOARD=""
+if [ "${1:-}" = --board ]; then BOARD=-board; shift; fi
 if [ "${1:-}" = --stock ]; then FLAVOR=stock; shift; fi
 if [ "${1:-}" = --mutant ]; then
   MUTANT="${2:?usage: build.sh --mutant NAME PAYLOAD.bin OUTDIR}"
@@ -56,16 +66,29 @@ if [ "$FLAVOR" != unit ]; then
     > "$SRC/platform/generic/configs/$DEFCONFIG"
 fi
 
-OBJ="$BUILD/opensbi/obj-$FLAVOR"
+OBJ="$BUILD/opensbi/obj-$FLAVOR$BOARD"
+LAYOUT=()
+if [ -n "$BOARD" ]; then
+  # The boards' memory map (sw/baremetal/Makefile's sbi-board says the same
+  # of the payload): heap-size 24 KiB keeps _fw_end + 2 hart stacks + heap
+  # below DRAM_BASE + 0x30000.
+  DTS="$(VERILOG_ONLY=1 "$ROOT/scripts/build-model.sh" 2 board)/SimTop.dts"
+  DTB="$OBJ/board.dtb"
+  mkdir -p "$OBJ"
+  { cat "$DTS"; printf '/ { chosen { opensbi-config { compatible = "opensbi,config"; heap-size = <0x6000>; }; }; };\n'; } \
+    | dtc -q -I dts -O dtb -o "$DTB.tmp" - || die "the boards' device tree does not compile"
+  cmp -s "$DTB.tmp" "$DTB" && rm "$DTB.tmp" || mv "$DTB.tmp" "$DTB"
+  LAYOUT=(FW_FDT_PATH="$DTB" FW_PAYLOAD_OFFSET=0x30000 FW_PAYLOAD_FDT_OFFSET=0x3e000)
+fi
 # fw_payload embeds the payload with .incbin, and make judges it by
 # timestamps only: a payload older than the last fw_payload.o (built for
 # another payload) would not be picked up. Always relink it.
 rm -f "$OBJ/platform/generic/firmware/fw_payload"*
 
 mkdir -p "$OUTDIR"
-step "building OpenSBI $VERSION ($FLAVOR, generic platform) with payload $(basename "$PAYLOAD")"
+step "building OpenSBI $VERSION ($FLAVOR${BOARD:+, laid out for the boards}, generic platform) with payload $(basename "$PAYLOAD")"
 run_logged "$BUILD/logs/opensbi-$FLAVOR.log" make -C "$SRC" -j"$(nproc)" PLATFORM=generic \
   CROSS_COMPILE=riscv64-linux-gnu- PLATFORM_RISCV_ISA=rv64imac_zicsr_zifencei PLATFORM_RISCV_ABI=lp64 \
   PLATFORM_DEFCONFIG="$DEFCONFIG" \
-  O="$OBJ" FW_PAYLOAD_PATH="$PAYLOAD"
+  O="$OBJ" FW_PAYLOAD_PATH="$PAYLOAD" "${LAYOUT[@]}"
 cp "$OBJ/platform/generic/firmware/fw_payload."{elf,bin} "$OUTDIR/"

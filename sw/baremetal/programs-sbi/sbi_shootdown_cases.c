@@ -25,7 +25,12 @@
 #define SLOT_OFF	0x300UL
 #define MIN_PASSES	2	/* target passes over the pages before the shootdown */
 
+#if REGION_PAGES >= 200
 static const unsigned batches[] = { 1, 16, 200 };
+#else
+static const unsigned batches[] = { 1, REGION_PAGES };	/* the boards' payload */
+#endif
+#define PAIR_PAGES	(REGION_PAGES >= 16 ? 8 : REGION_PAGES / 2)	/* each caller's, concurrent FLUSH */
 
 static struct {
 	volatile unsigned gen;
@@ -148,17 +153,17 @@ static volatile long both_err[2];
 
 static void concurrent_flush(unsigned long me, unsigned rank)
 {
-	unsigned first = rank * 8;
-	region_unmap(first, 8);
+	unsigned first = rank * PAIR_PAGES;
+	region_unmap(first, PAIR_PAGES);
 	__atomic_add_fetch(&both_ready, 1, __ATOMIC_ACQ_REL);
 	while (both_ready != 2)
 		;
-	both_err[rank] = flush_region(PATH_D, (1UL << num_harts()) - 1, first, 8);
+	both_err[rank] = flush_region(PATH_D, (1UL << num_harts()) - 1, first, PAIR_PAGES);
 	__atomic_add_fetch(&both_done, 1, __ATOMIC_ACQ_REL);
 	while (both_done != 2)
 		;
 	uint64_t v;
-	for (unsigned i = 0; i < 16; i++)
+	for (unsigned i = 0; i < 2 * PAIR_PAGES; i++)
 		if (!probe_read64((volatile uint64_t *)region_va(i), &v))
 			FAIL("concurrent FLUSH: hart %lu can still use page %u\n", me, i);
 }
@@ -251,7 +256,7 @@ int main(unsigned long hartid)
 		if (hartid == boot_hart()) {
 			expect("concurrent FLUSH, first caller", both_err[0], SBI_SUCCESS);
 			expect("concurrent FLUSH, second caller", both_err[1], SBI_SUCCESS);
-			region_remap(0, 16);
+			region_remap(0, 2 * PAIR_PAGES);
 			error_cases(hartid);
 		}
 		barrier();

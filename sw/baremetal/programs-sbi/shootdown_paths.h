@@ -29,7 +29,11 @@
 
 #define ASID		0		/* Rocket 1.2.6 has no ASIDs; QEMU ignores them in flushes */
 #define REGION_VA	0x40000000UL	/* level-2 slot 1: free in vm_kernel_root */
+#ifdef PLATFORM_SBI_BOARD
+#define REGION_PAGES	2		/* the boards' payload has 56 KiB (docs/fpga.md) */
+#else
 #define REGION_PAGES	256		/* pages a batch may cover */
+#endif
 
 enum path { PATH_A, PATH_B, PATH_C, PATH_D, PATH_E, NPATHS };
 

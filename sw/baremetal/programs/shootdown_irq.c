@@ -1,20 +1,18 @@
 /*
  * Completion by interrupt: hart 0 enables its channel's interrupt in the
  * unit and the PLIC, posts a request to every hart and sleeps in WFI. The
- * PLIC must deliver the channel's source (TLBSD_IRQ_SOURCE0 + channel; the
- * system test checks that against the device tree) once the request has
+ * PLIC must deliver the channel's source (TLBSD_IRQ_SOURCE0 + channel,
+ * runtime/platform.h; the system tests check that against the device tree) once the request has
  * completed, and claiming it plus clearing IRQ_PENDING must quiet the line.
  */
 #include "runtime.h"
 #include "shootdown.h"
 
-#define PLIC_BASE		0x0c000000UL
 #define PLIC_PRIORITY(s)	((volatile uint32_t *)(PLIC_BASE + 4 * (s)))
 #define PLIC_PENDING(s)		((volatile uint32_t *)(PLIC_BASE + 0x1000 + 4 * ((s) / 32)))
 #define PLIC_ENABLE(ctx, s)	((volatile uint32_t *)(PLIC_BASE + 0x2000 + 0x80 * (ctx) + 4 * ((s) / 32)))
 #define PLIC_THRESHOLD(ctx)	((volatile uint32_t *)(PLIC_BASE + 0x200000 + 0x1000 * (ctx)))
 #define PLIC_CLAIM(ctx)		((volatile uint32_t *)(PLIC_BASE + 0x200004 + 0x1000 * (ctx)))
-#define TLBSD_IRQ_SOURCE0	2	/* source 1 is the SoC's external interrupt */
 #define MIP_MEIP		(1UL << 11)
 #define MSTATUS_MIE_BIT		(1UL << 3)
 

@@ -14,8 +14,10 @@
 #define PLATFORM_NAME "sbi"
 #elif defined(PLATFORM_BOARD)
 #define PLATFORM_NAME "board"
+#elif defined(PLATFORM_SBI_BOARD)
+#define PLATFORM_NAME "sbi-board"
 #else
-#error "define PLATFORM_SOC, PLATFORM_QEMU, PLATFORM_SBI or PLATFORM_BOARD"
+#error "define PLATFORM_SOC, PLATFORM_QEMU, PLATFORM_SBI, PLATFORM_BOARD or PLATFORM_SBI_BOARD"
 #endif
 
 #define UART_BASE	0x10000000UL	/* ns16550a, reg-shift 0 */
@@ -26,15 +28,31 @@
 #define DELAY_RAM_NOW		0x1000
 #define DELAY_RAM_LAST_WRITE_AT	0x1008
 #define DELAY_RAM_DELAY		0x1010
+#define PLIC_BASE	0x0c000000UL
+
+/*
+ * The PLIC source of the shootdown unit's channel 0 (channel h is this + h,
+ * as the device tree's tlb-shootdown node lists them). Source 1 is the SoC's
+ * external interrupt; on the boards' SoC the serial port takes source 2.
+ */
+#if defined(PLATFORM_BOARD)
+#define TLBSD_IRQ_SOURCE0	3
+#else
+#define TLBSD_IRQ_SOURCE0	2
+#endif
 
 /*
  * The FPGA boards' SoC (docs/fpga.md): 2 harts and 224 KiB of block RAM for
- * a program, its page tables and its stacks. The machine-mode link script
- * reserves the stacks from the Makefile's __max_harts, which must agree.
+ * a program, its page tables and its stacks, or under OpenSBI 56 KiB for a
+ * payload. The link scripts reserve the stacks from the Makefile's
+ * __max_harts, which must agree.
  */
 #if defined(PLATFORM_BOARD)
 #define MAX_HARTS	2
 #define PT_POOL_PAGES	16
+#elif defined(PLATFORM_SBI_BOARD)
+#define MAX_HARTS	2
+#define PT_POOL_PAGES	3	/* the root, and one table a level for REGION_VA */
 #else
 #define MAX_HARTS	8
 #define PT_POOL_PAGES	64
