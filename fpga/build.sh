@@ -42,13 +42,15 @@ fi
 # which would hide a work tree or cache under /tmp. So they get the three
 # directories they use, mounted under names of their own, and those names.
 OUT="$(realpath "$OUT")"
-export YOWASP_MOUNT="/out=$OUT:/src=$(realpath "$ROOT"):/cache=$(realpath "$CACHE")"
+SRC_REAL="$(realpath "$ROOT")"
+CACHE_REAL="$(realpath "$CACHE")"
+export YOWASP_MOUNT="/out=$OUT:/src=$SRC_REAL:/cache=$CACHE_REAL"
 wasm() {  # wasm PATH: PATH as the tools see it
   local p; p="$(realpath "$1")"
   case "$p" in
     "$OUT"|"$OUT"/*) echo "/out${p#"$OUT"}" ;;
-    "$(realpath "$ROOT")"/*) echo "/src${p#"$(realpath "$ROOT")"}" ;;
-    "$(realpath "$CACHE")"/*) echo "/cache${p#"$(realpath "$CACHE")"}" ;;
+    "$SRC_REAL"/*) echo "/src${p#"$SRC_REAL"}" ;;
+    "$CACHE_REAL"/*) echo "/cache${p#"$CACHE_REAL"}" ;;
     *) die "fpga/build.sh: $p is outside the directories the FPGA tools see" ;;
   esac
 }
