@@ -72,15 +72,28 @@ class AgentPort extends Bundle {
   val busy = Input(Bool())
 }
 
+/** A request as a channel's queue and the engine hold it. It carries no
+  * ticket: a channel's requests complete in the order they were submitted,
+  * so the channel knows the ticket of the one that completes (its last
+  * completed ticket's successor). A list request's LIST and COUNT share the
+  * 64 bits that a SUBMIT_ONE request's ENTRY takes (`ShootdownRequest.list`
+  * and `count` take them apart). */
 class ShootdownRequest(nHarts: Int, addrBits: Int, countBits: Int) extends Bundle {
+  require(addrBits + countBits <= 64, s"LIST ($addrBits bits) and COUNT ($countBits bits) do not fit in 64 bits")
   val targets = UInt(nHarts.W)
-  /** SUBMIT_ONE: `entry` is the request's only entry and no list is read. */
+  /** SUBMIT_ONE: `payload` is the request's only entry and no list is read. */
   val inline  = Bool()
-  val list    = UInt(addrBits.W)
-  val count   = UInt(countBits.W)
-  val entry   = UInt(64.W)
-  val ticket  = UInt(32.W)
+  /** ENTRY (inline), else COUNT << addrBits | LIST. */
+  val payload = UInt(64.W)
   override def cloneType = new ShootdownRequest(nHarts, addrBits, countBits).asInstanceOf[this.type]
+}
+
+object ShootdownRequest {
+  // Functions, not members: chisel3 would take a Bundle's parameterless
+  // methods that return hardware for fields.
+  def pack(list: UInt, count: UInt): UInt = Cat(count, list)
+  def list(r: ShootdownRequest, addrBits: Int): UInt = r.payload(addrBits - 1, 0)
+  def count(r: ShootdownRequest, addrBits: Int, countBits: Int): UInt = r.payload(addrBits + countBits - 1, addrBits)
 }
 
 /** @param owner the hart whose channel a client of the register port may
@@ -197,6 +210,10 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   val agentCycles = RegInit(VecInit(Seq.fill(n)(0.U(prm.counterBits.W))))
   io.agents.zip(agentCycles).foreach { case (a, c) => when (a.busy) { c := c + 1.U } }
 
+  /** The ticket after `t`: tickets count 1 .. 2^32 - 1 and never 0, which
+    * SUBMIT uses for "queue full". */
+  private def nextTicket(t: UInt): UInt = Mux(t.andR, 1.U, t + 1.U)
+
   // ------------------------------------------------------------ channels
   class Channel(val index: Int) {
     val targets = RegInit(0.U(n.W))
@@ -220,10 +237,11 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
     val listLimit = RegInit(memEnd.U(addrBits.W))
     val allowed   = RegInit(((BigInt(1) << n) - 1).U(n.W))
 
-    /** The ticket after `t`: tickets count 1 .. 2^32 - 1 and never 0, which
-      * SUBMIT uses for "queue full". */
-    private def nextTicket(t: UInt): UInt = Mux(t.andR, 1.U, t + 1.U)
     val ticket = nextTicket(posted)
+    /** For the scoreboard's probe and the sync-one-early knob only (so
+      * synthesis removes it): the ticket of this channel's request that
+      * last started sending. */
+    val started = RegInit(0.U(32.W))
     val full = !queue.io.enq.ready
 
     val listEnd = list +& (count << entryAddrBits)
@@ -238,10 +256,7 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
 
     queue.io.enq.valid := false.B
     queue.io.enq.bits.targets := targets
-    queue.io.enq.bits.list := list
-    queue.io.enq.bits.count := count
-    queue.io.enq.bits.entry := entry
-    queue.io.enq.bits.ticket := ticket
+    queue.io.enq.bits.payload := ShootdownRequest.pack(list, count)
     queue.io.enq.bits.inline := false.B
 
     /** SUBMIT and SUBMIT_ONE: reads that submit. The answer is computed from
@@ -257,6 +272,7 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
         } .elsewhen (!full) {
           queue.io.enq.valid := true.B
           queue.io.enq.bits.inline := inline.B
+          if (inline) { queue.io.enq.bits.payload := entry }
           posted := ticket
         }
       }
@@ -367,15 +383,17 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   val ended = expander.io.cmd.fire() && expander.io.cmd.bits.end
   val sFree = !sending || ended
   val incoming = arb.io.out.bits
-  val notReadIn = !incoming.inline && incoming.count > ceiling
+  val notReadIn = !incoming.inline && countOf(incoming) > ceiling
   val readsIn = !incoming.inline && !notReadIn
   // R is free, or its request moves on this cycle; a request that reads a
   // list also waits for the reader to finish the last one.
   arb.io.out.ready := (!inR || sFree) && (reader.io.done || !readsIn)
   val fire = arb.io.out.fire()
   reader.io.start := fire && readsIn
-  reader.io.list := incoming.list
-  reader.io.count := incoming.count
+  private def listOf(r: ShootdownRequest) = ShootdownRequest.list(r, addrBits)
+  private def countOf(r: ShootdownRequest) = ShootdownRequest.count(r, addrBits, prm.countBits)
+  reader.io.list := listOf(incoming)
+  reader.io.count := countOf(incoming)
   when (fire) {
     reqR := incoming
     chanR := arb.io.chosen
@@ -432,7 +450,7 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   val entries = Wire(Decoupled(UInt(64.W)))
   val listLeft = takenS < limitNow
   entries.valid := sending && Mux(req.inline, inlineLeft, reader.io.entries.valid && listLeft)
-  entries.bits := Mux(req.inline, req.entry, reader.io.entries.bits)
+  entries.bits := Mux(req.inline, req.payload, reader.io.entries.bits)
   reader.io.entries.ready := entries.ready && sending && !req.inline && listLeft
   when (entries.fire()) {
     takenS := takenS + 1.U
@@ -453,7 +471,7 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   tl.e.valid := false.B
 
   expander.io.start := start
-  private def entryCount(r: ShootdownRequest) = Mux(r.inline, 1.U, r.count)
+  private def entryCount(r: ShootdownRequest) = Mux(r.inline, 1.U, countOf(r))
   expander.io.count := entryCount(req)
   expander.io.ceiling := ceiling
   expander.io.notRead := newNotRead
@@ -473,14 +491,12 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   // What the waiting requests' completion needs, in the broadcaster's order.
   class Waiting extends Bundle {
     val chan     = UInt(log2Ceil(n max 2).W)
-    val ticket   = UInt(32.W)
     val errCode  = UInt(8.W)
     val fallback = Bool()
   }
   val waiting = Module(new Queue(new Waiting, inFlight))
   waiting.io.enq.valid := ended
   waiting.io.enq.bits.chan := chan
-  waiting.io.enq.bits.ticket := req.ticket
   waiting.io.enq.bits.errCode := expander.io.errCode
   waiting.io.enq.bits.fallback := expander.io.fallback
   assert(!ended || waiting.io.enq.ready, "shootdown unit: more requests waiting than the broadcaster holds")
@@ -508,13 +524,17 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
     val oldestMine = broadcaster.io.oldest.valid && waiting.io.deq.valid && done.chan === c.index.U
     when (start && newChan === c.index.U) { c.acked := 0.U }
     when (oldestMine) { c.acked := oldest.acked }
+    // The request completing is the channel's oldest, so its ticket is the
+    // one after the last completed.
+    val doneTicket = nextTicket(c.done)
     when (complete && oldestMine) {
-      c.done := done.ticket
-      when (errCode =/= 0.U) { c.errWord := Cat(errCode, done.ticket) }
+      c.done := doneTicket
+      when (errCode =/= 0.U) { c.errWord := Cat(errCode, doneTicket) }
       when (failed =/= 0.U) { c.failed := failed }
-      when (done.ticket === c.posted) { c.irqPend := true.B }
+      when (doneTicket === c.posted) { c.irqPend := true.B }
     }
-    when (syncOneEarly && sending && chan === c.index.U && req.ticket === c.posted) { c.idle := true.B }
+    when (start && newChan === c.index.U) { c.started := nextTicket(c.started) }
+    when (syncOneEarly && sending && chan === c.index.U && c.started === c.posted) { c.idle := true.B }
   }
 
   // A test aid, not a mutant: tickets start just below the wrap.
@@ -524,6 +544,7 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
     channels.foreach { c =>
       c.posted := ((BigInt(1) << 32) - 16).U
       c.done := ((BigInt(1) << 32) - 16).U
+      c.started := ((BigInt(1) << 32) - 16).U
     }
   }
 
@@ -537,7 +558,8 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
     * channel's STATUS shows. */
   private def probes(): Unit = {
     import ScoreboardEvent._
-    ScoreboardProbe(unitStart, start, newChan, newS.ticket, newS.targets, seq)
+    val startTicket = nextTicket(VecInit(channels.map(_.started))(newChan))
+    ScoreboardProbe(unitStart, start, newChan, startTicket, newS.targets, seq)
     ScoreboardProbe(unitEntry, entries.fire(), 0.U, entries.bits, seq - 1.U)
     ScoreboardProbe(unitDone, complete, done.chan, errCode, failed, oldest.seq)
     // Acknowledgements that count (not those owed to a request that gave
