@@ -23,9 +23,10 @@
 #   make mutants [MUTANTS="a b"]  the suite and the scoreboard once per debug knob that breaks
 #                  a rule on purpose (hw/devices/Mutants.scala) and once on the real design:
 #                  the kill matrix (build/results/mutants.md; a few minutes a mutant)
-#   make fpga BOARD=ulx3s|arty-a7-100t  the SoC for an FPGA board as far as this machine takes it
-#                  (build/fpga/BOARD/; docs/fpga.md): ulx3s a bitstream (about 40 min, SEED=N for
-#                  nextpnr), arty-a7-100t a yosys estimate and the Verilog for Vivado
+#   make fpga BOARD=ulx3s|arty-a7-100t|arty-a7-100t-ddr3  the SoC for an FPGA board as far as
+#                  this machine takes it (build/fpga/BOARD/; docs/fpga.md): ulx3s a bitstream (about
+#                  40 min, SEED=N for nextpnr), the Arty (block RAM or DDR3) a yosys estimate and the
+#                  Verilog for Vivado
 #   make clean     remove build/ (the model cache in ~/.cache/tlb-shootdown stays)
 SHELL := /bin/bash
 BUILD := $(CURDIR)/build
@@ -77,13 +78,8 @@ mutants: sw
 cocotb-long: setup
 	@venv=$$(scripts/setup.sh) && cd tests && COCOTB_SEEDS=$(or $(SEEDS),200) $$venv/bin/python -m pytest cocotb
 
-test: models sw
-	@scripts/build-model.sh 2 debug > /dev/null
-	@scripts/build-model.sh 2 checked > /dev/null
-	@scripts/build-model.sh 4 checked > /dev/null
-	@scripts/build-model.sh 2 waves > /dev/null
-	@scripts/build-model.sh 2 uart > /dev/null
-	@scripts/build-model.sh 2 board > /dev/null
+test: sw
+	@scripts/build-test-models.sh
 	@venv=$$(scripts/setup.sh) && cd tests && $$venv/bin/python -m pytest $(PYTEST_ARGS)
 
 run: setup
@@ -114,7 +110,7 @@ generated: setup
 	@python3 tests/litmus/catalogue.py --write docs/litmus.md
 
 fpga:
-	@test -n "$(BOARD)" || { echo "usage: make fpga BOARD=ulx3s|arty-a7-100t" >&2; exit 2; }
+	@test -n "$(BOARD)" || { echo "usage: make fpga BOARD=ulx3s|arty-a7-100t|arty-a7-100t-ddr3" >&2; exit 2; }
 	@fpga/build.sh $(BOARD)
 
 clean:

