@@ -4,10 +4,11 @@
 # boot ROM -> elaborated Verilog -> Verilator model.
 # With VERILOG_ONLY=1 it stops after the Verilog and prints its directory.
 # Flavours (sim/Makefile has the compiler side):
-#   tuned, waves  Sim<N>HartConfig (shootdown unit, no TileLink monitors); tuned uses PGO
+#   tuned         Sim<N>HartConfig (shootdown unit, no TileLink monitors), with PGO
 #   debug, naive  Debug<N>HartConfig (shootdown unit, TileLink monitors); debug has the
 #                 assertions and the co-simulation scoreboard (sim/scoreboard.h)
-#   checked       Sim<N>HartConfig with the scoreboard, tuned without PGO
+#   checked       Sim<N>HartConfig with the scoreboard and FST tracing (+waves), tuned
+#                 without PGO
 #   base          NoUnit<N>HartConfig: no shootdown unit (area and software baseline), tuned without PGO
 #   uart          Uart<N>HartConfig: the FPGA SoC's serial console and its boot ROM, which
 #                 loads a program over it (fpga/tools/uartboot.py); tuned without PGO
@@ -23,14 +24,13 @@ HARTS="${1:?usage: build-model.sh HARTS FLAVOR}"
 FLAVOR="${2:?usage: build-model.sh HARTS FLAVOR}"
 SIMFLAVOR="$FLAVOR"
 case "$FLAVOR" in
-  tuned|waves) CONFIG="Sim${HARTS}HartConfig" ;;
-  checked)     CONFIG="Sim${HARTS}HartConfig" ;;
-  debug|naive) CONFIG="Debug${HARTS}HartConfig" ;;
-  base)        CONFIG="NoUnit${HARTS}HartConfig"; SIMFLAVOR=tuned ;;
-  uart)        CONFIG="Uart${HARTS}HartConfig"; SIMFLAVOR=tuned ;;
-  board)       CONFIG="Ulx3sConfig"; SIMFLAVOR=tuned
-               [ "$HARTS" = 2 ] || die "the board's SoC has 2 harts, not $HARTS" ;;
-  *) die "unknown model flavour '$FLAVOR' (tuned, waves, checked, debug, naive, base, uart, board)" ;;
+  tuned|checked) CONFIG="Sim${HARTS}HartConfig" ;;
+  debug|naive)   CONFIG="Debug${HARTS}HartConfig" ;;
+  base)          CONFIG="NoUnit${HARTS}HartConfig"; SIMFLAVOR=tuned ;;
+  uart)          CONFIG="Uart${HARTS}HartConfig"; SIMFLAVOR=tuned ;;
+  board)         CONFIG="Ulx3sConfig"; SIMFLAVOR=tuned
+                 [ "$HARTS" = 2 ] || die "the board's SoC has 2 harts, not $HARTS" ;;
+  *) die "unknown model flavour '$FLAVOR' (tuned, checked, debug, naive, base, uart, board)" ;;
 esac
 if [ "$FLAVOR" = board ]; then
   CLASS="shootdown.boards.$CONFIG"
