@@ -86,7 +86,7 @@ run: setup
 	@test -n "$(PROGRAM)" || { echo "usage: make run PROGRAM=<elf> [HARTS=2|4|8] [MAX_CYCLES=N] [WAVES=1 [WAVES_FROM=C] [WAVES_TO=C]]" >&2; exit 2; }
 	@test -f "$(PROGRAM)" || { echo "make run: '$(PROGRAM)' does not exist" >&2; exit 2; }
 	@case "$(HARTS)" in 2|4|8) ;; *) echo "make run: HARTS must be 2, 4 or 8, not '$(HARTS)'" >&2; exit 2;; esac
-	@sim=$$(scripts/build-model.sh $(HARTS) $(if $(WAVES),checked,tuned)) && \
+	@sim=$$(scripts/build-model.sh $(HARTS) $(if $(WAVES),debug,tuned)) && \
 	$$sim +max-cycles=$(MAX_CYCLES) $(if $(WAVES),+waves=$(BUILD)/waves.fst \
 	  $(if $(WAVES_FROM),+waves-from=$(WAVES_FROM)) $(if $(WAVES_TO),+waves-to=$(WAVES_TO))) $(abspath $(PROGRAM))
 	@$(if $(WAVES),echo "waveform: $(BUILD)/waves.fst")

@@ -24,7 +24,7 @@ HARTS="${1:?usage: build-model.sh HARTS FLAVOR}"
 FLAVOR="${2:?usage: build-model.sh HARTS FLAVOR}"
 SIMFLAVOR="$FLAVOR"
 case "$FLAVOR" in
-  tuned|checked) CONFIG="Sim${HARTS}HartConfig" ;;
+  tuned|checked) CONFIG="Sim${HARTS}HartConfig"; FLAVOR=tuned; SIMFLAVOR=tuned ;;
   debug|naive)   CONFIG="Debug${HARTS}HartConfig" ;;
   base)          CONFIG="NoUnit${HARTS}HartConfig"; SIMFLAVOR=tuned ;;
   uart)          CONFIG="Uart${HARTS}HartConfig"; SIMFLAVOR=tuned ;;

@@ -78,7 +78,7 @@ def test_bad_usage(args, message):
 
 
 def test_waves_cover_only_the_requested_window(tmp_path):
-    sim = model(2, "checked")
+    sim = model(2, "debug")
     elf = program("soc", "hello")
     full, window = tmp_path / "full.fst", tmp_path / "window.fst"
     assert run([sim, f"+waves={full}", elf], timeout=300).status == 0
