@@ -4,19 +4,19 @@
 # boot ROM -> elaborated Verilog -> Verilator model.
 # With VERILOG_ONLY=1 it stops after the Verilog and prints its directory.
 # Flavours (sim/Makefile has the compiler side):
-#   tuned         Sim<N>HartConfig (shootdown unit, no TileLink monitors), with PGO
+#   tuned         Sim<N>HartConfig (shootdown unit, no TileLink monitors), with PGO,
+#                 the co-simulation scoreboard (sim/scoreboard.h) and the mutant switches
 #   debug, naive  Debug<N>HartConfig (shootdown unit, TileLink monitors); debug has the
-#                 assertions and the co-simulation scoreboard (sim/scoreboard.h)
-#   checked       Sim<N>HartConfig with the scoreboard and FST tracing (+waves), tuned
-#                 without PGO
-#   base          NoUnit<N>HartConfig: no shootdown unit (area and software baseline), tuned without PGO
+#                 assertions, the scoreboard and FST tracing (+waves)
+#   base          NoUnit<N>HartConfig: no shootdown unit (area and software baseline),
+#                 plain (tuned without PGO, scoreboard and switches)
 #   uart          Uart<N>HartConfig: the FPGA SoC's serial console and its boot ROM, which
-#                 loads a program over it (fpga/tools/uartboot.py); tuned without PGO
+#                 loads a program over it (fpga/tools/uartboot.py); plain
 #   board         Ulx3sConfig (hw/boards, N = 2): the ULX3S bitstream's SoC, its shrunk
 #                 harts, 256 KiB of memory and its UART loader, the serial port at 25
-#                 cycles a bit (run it with +uart-bit-cycles=25); tuned without PGO
-# Debug and checked models also have the mutant switches: `sim +mutant=NAME`
-# turns on a debug knob that breaks one rule on purpose (hw/devices/Mutants.scala).
+#                 cycles a bit (run it with +uart-bit-cycles=25); plain
+# Tuned and debug models have the mutant switches: `sim +mutant=NAME` turns on
+# a debug knob that breaks one rule on purpose (hw/devices/Mutants.scala).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -24,13 +24,13 @@ HARTS="${1:?usage: build-model.sh HARTS FLAVOR}"
 FLAVOR="${2:?usage: build-model.sh HARTS FLAVOR}"
 SIMFLAVOR="$FLAVOR"
 case "$FLAVOR" in
-  tuned|checked) CONFIG="Sim${HARTS}HartConfig"; FLAVOR=tuned; SIMFLAVOR=tuned ;;
+  tuned)         CONFIG="Sim${HARTS}HartConfig" ;;
   debug|naive)   CONFIG="Debug${HARTS}HartConfig" ;;
-  base)          CONFIG="NoUnit${HARTS}HartConfig"; SIMFLAVOR=tuned ;;
-  uart)          CONFIG="Uart${HARTS}HartConfig"; SIMFLAVOR=tuned ;;
-  board)         CONFIG="Ulx3sConfig"; SIMFLAVOR=tuned
+  base)          CONFIG="NoUnit${HARTS}HartConfig"; SIMFLAVOR=plain ;;
+  uart)          CONFIG="Uart${HARTS}HartConfig"; SIMFLAVOR=plain ;;
+  board)         CONFIG="Ulx3sConfig"; SIMFLAVOR=plain
                  [ "$HARTS" = 2 ] || die "the board's SoC has 2 harts, not $HARTS" ;;
-  *) die "unknown model flavour '$FLAVOR' (tuned, checked, debug, naive, base, uart, board)" ;;
+  *) die "unknown model flavour '$FLAVOR' (tuned, debug, naive, base, uart, board)" ;;
 esac
 if [ "$FLAVOR" = board ]; then
   CLASS="shootdown.boards.$CONFIG"

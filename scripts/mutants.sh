@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mutants.sh [MUTANT...] : runs the suite on the 2-hart checked model once
+# mutants.sh [MUTANT...] : runs the suite on the 2-hart tuned model once
 # per debug knob of hw/devices/Mutants.scala (every one unless named; the
 # model has them all, `+mutant=NAME` turns one on), and once on the real
 # design (row "none", the control) and once per test aid (controls too: an
@@ -95,7 +95,7 @@ write_csv() {
   echo "$HEADER" > "$CSV"
   for m in "${ALL[@]}"; do [ -z "${ROW[$m]:-}" ] || echo "${ROW[$m]}" >> "$CSV"; done
 }
-sim=$(scripts/build-model.sh 2 checked)
+sim=$(scripts/build-model.sh 2 tuned)
 step "running ${PROGRAMS[*]} on ${#MUTANTS[@]} designs (${MUTANTS[*]}), two at a time"
 pids=()
 for m in "${MUTANTS[@]}"; do

@@ -5,7 +5,7 @@
 //       [+timestamps] [+trace-axi] [+verbose] [+no-scoreboard | +scoreboard-only] [+mutant=NAME]
 //       [+uart=PORT [+uart-bit-cycles=N]] PROGRAM.elf
 //
-// Models built with the scoreboard (debug and checked flavours) run it on
+// Models built with the scoreboard (tuned and debug flavours) run it on
 // every cycle (sim/scoreboard.h, docs/scoreboard.md): a violation makes a
 // passing program exit 71 (a failing one keeps its status).
 // +scoreboard-only ignores the program's own verdict, so that the exit
@@ -132,7 +132,7 @@ Options parse_args(int argc, char** argv) {
   if (o.waves_from > o.waves_to) usage_error("+waves-from is after +waves-to");
   if (o.scoreboard_only && !o.scoreboard)
     usage_error(kHaveScoreboard ? "+scoreboard-only and +no-scoreboard contradict each other"
-                                : "+scoreboard-only needs a model with the scoreboard (flavour debug or checked)");
+                                : "+scoreboard-only needs a model with the scoreboard (flavour tuned or debug; the uart, board and base models have none)");
 #if !VM_TRACE
   if (!o.waves.empty()) usage_error("this model was built without waveform support; use 'make run WAVES=1'");
 #endif
@@ -248,7 +248,7 @@ int main(int argc, char** argv) {
     if (!known.count(opt.mutant)) {
       std::string names;
       for (const auto& n : known) names += " " + n;
-      usage_error(known.empty() ? "+mutant needs a model with the mutant switches (flavour debug or checked)"
+      usage_error(known.empty() ? "+mutant needs a model with the mutant switches (flavour tuned or debug; the uart, board and base models have none)"
                                 : "unknown mutant '" + opt.mutant + "'; this model has:" + names);
     }
     if (!opt.quiet) std::fprintf(stderr, "[sim] mutant %s is on\n", opt.mutant.c_str());

@@ -2,11 +2,11 @@
 // that the tests can show they would catch it (make mutants, docs/scoreboard.md).
 // Every knob is in every build, behind a switch that a run turns on:
 //   sim +mutant=NAME ...          (Verilator models built with SCOREBOARD:
-//                                  the debug and checked flavours)
+//                                  the tuned and debug flavours)
 //   plusarg +mutant=NAME          (other simulators, with MUTANT_PLUSARGS
 //                                  defined: the cocotb benches)
-// Anywhere else (tuned models, FPGA synthesis) a switch is the constant 0,
-// and the knob it drives folds away.
+// Anywhere else (the plain models: uart, board, base; FPGA synthesis) a
+// switch is the constant 0, and the knob it drives folds away.
 package shootdown.devices
 
 import chisel3._
