@@ -31,7 +31,7 @@ if [ "$FLAVOR" != stock ]; then
   FRAGMENTS+=("$HERE/config/port.config")
 fi
 KEY=$(printf '%s %s %s' "$KNAME" "$(hash_inputs "${SERIES_INPUTS[@]}" "${FRAGMENTS[@]}" "$HERE/init" \
-  "$HERE/build.sh" < /dev/null)" "$(${CROSS}gcc --version | head -1)" | sha256sum | cut -c1-16)
+  "$HERE/build.sh" "$HERE/sparse_image.py" < /dev/null)" "$(${CROSS}gcc --version | head -1)" | sha256sum | cut -c1-16)
 KDIR="$CACHE/linux/$KNAME-$KEY"
 if [ -f "$KDIR/Image" ]; then echo "$KDIR/Image"; exit 0; fi
 
@@ -72,15 +72,7 @@ ${CROSS}gcc -march=rv64imac_zicsr_zifencei -mabi=lp64 -Os -static -nostdlib -fno
 rm -f "$OBJ/fs.raw"
 PATH="$PATH:/sbin:/usr/sbin" E2FSPROGS_FAKE_TIME=1 mke2fs -q -F -t ext2 -b 4096 -m 0 -N 16 -U "$FS_UUID" -E "hash_seed=$FS_UUID" \
   "$OBJ/fs.raw" 4M >&2 || die "mke2fs failed"
-python3 - "$OBJ/fs.raw" "$OBJ/initramfs/fs.img" <<'PY'
-import struct, sys
-raw = open(sys.argv[1], "rb").read()
-with open(sys.argv[2], "wb") as out:
-    for nr in range(len(raw) // 4096):
-        block = raw[nr * 4096:(nr + 1) * 4096]
-        if block.strip(b"\0"):
-            out.write(struct.pack("<Q", nr) + block)
-PY
+python3 "$HERE/sparse_image.py" "$OBJ/fs.raw" "$OBJ/initramfs/fs.img"
 sed -e "s|@INIT@|$OBJ/initramfs/init|" -e "s|@FSIMG@|$OBJ/initramfs/fs.img|" "$HERE/init/initramfs.list" \
   > "$OBJ/initramfs.list"
 if [ "$QUICK" = 1 ]; then
