@@ -18,6 +18,11 @@ uint64_t ppn(uint64_t pte) { return (pte >> 10) & ((1ull << 44) - 1); }
 bool pte_valid(uint64_t pte) { return pte & 1; }
 bool pte_leaf(uint64_t pte) { return pte_valid(pte) && (pte & 0xa); }  // R or X
 bool pte_global(uint64_t pte) { return pte & 0x20; }
+// What Rocket's L2 TLB keeps of a leaf PTE (L2TLBEntry: the PPN and D, A,
+// U, X, W, R; G beside it; V implied): its answer has the software bits
+// (RSW, 8-9) and the reserved bits 54-63 cleared, whatever the PTE in
+// memory held there. Linux keeps _PAGE_SPECIAL in RSW (the zero page).
+uint64_t l2_kept(uint64_t pte) { return pte & ~(0x300ull | 0x3ffull << 54); }
 uint64_t vpn_of(uint64_t va) { return (va >> 12) & kVpnMask; }
 uint64_t span_of(int level) { return 1ull << (9 * (2 - level)); }  // Sv39: level 0 is 1 GiB
 
@@ -239,7 +244,7 @@ void Scoreboard::refill(Hart& h, int hart_id, int port, uint64_t pte, int level,
     const auto it = h.walked.find(h.walk.vpn);
     if (it != h.walked.end())
       for (auto w = it->second.rbegin(); w != it->second.rend(); ++w)
-        if ((*w)->pte == pte) {
+        if (l2_kept((*w)->pte) == l2_kept(pte)) {
           t->leaf_age = (*w)->leaf_age;
           t->nonleaf_age = (*w)->nonleaf_age;
           found = true;

@@ -14,6 +14,9 @@ typedef uint64_t pte_t;
 #define PTE_G (1UL << 5)
 #define PTE_A (1UL << 6)
 #define PTE_D (1UL << 7)
+/* The two bits reserved for supervisor software (RSW): the hardware ignores
+ * them (Linux keeps _PAGE_SPECIAL there, on the zero page's mappings). */
+#define PTE_RSW(n) ((unsigned long)((n) & 3) << 8)
 
 #define PAGE_4K (1UL << 12)
 #define PAGE_2M (1UL << 21)
