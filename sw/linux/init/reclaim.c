@@ -67,22 +67,31 @@ static int restore_image(void)
 	return ok ? 0 : -1;
 }
 
-/* ext2 on the RAM disk at /mnt with /mnt/data written, and the page cache
- * emptied (unmounted and mounted again): the readers fault every page in. */
+/* ext2 on the RAM disk at /mnt with /mnt/data written, and no page of it
+ * in the page cache: the readers fault every page in. The file is written
+ * with direct I/O, CHUNK pages a call: ext2 then allocates each call's
+ * blocks at once and brd copies them straight from the buffer, where
+ * buffered writes went through the page cache one page at a time (from
+ * the munmap phase's end to the reclaim phase's start, the 2-hart SoC's
+ * quick run took about 36 M cycles with those, 18.2 M with these). */
+#define CHUNK		32
 static int make_file(void)
 {
-	static unsigned long page[WORDS];
+	static unsigned long chunk[CHUNK * WORDS] __attribute__((aligned(PAGE)));
 	int fd;
 
 	if (restore_image() || mount("/dev/ram0", "/mnt", "ext2", 0, 0)) {
 		say("reclaim: FAIL: cannot put ext2 on /dev/ram0\n");
 		return -1;
 	}
-	fd = open("/mnt/data", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	for (int p = 0; fd >= 0 && p < FILE_PAGES; p++) {
-		for (int w = 0; w < (int)WORDS; w++)
-			page[w] = file_word(p, w);
-		if (write(fd, page, PAGE) != (ssize_t)PAGE) {
+	fd = open("/mnt/data", O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT, 0644);
+	for (int first = 0; fd >= 0 && first < FILE_PAGES; first += CHUNK) {
+		int n = FILE_PAGES - first < CHUNK ? FILE_PAGES - first : CHUNK;
+
+		for (int p = 0; p < n; p++)
+			for (int w = 0; w < (int)WORDS; w++)
+				chunk[p * WORDS + w] = file_word(first + p, w);
+		if (write(fd, chunk, n * PAGE) != (ssize_t)(n * PAGE)) {
 			close(fd);
 			fd = -1;
 		}
