@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# build.sh [--stock | --mutant NAME] PAYLOAD.bin OUTDIR : OpenSBI (pinned tarball + our
+# build.sh [--board] [--stock | --mutant NAME | --ceiling N] PAYLOAD.bin OUTDIR : OpenSBI (pinned tarball + our
 # series) for the generic platform with PAYLOAD as its S-mode payload. Writes
 # OUTDIR/fw_payload.elf (for the Verilator SoC) and OUTDIR/fw_payload.bin (QEMU).
 #   default  shootdown_defconfig: the unit's driver, RFENCE by the unit and
@@ -9,6 +9,10 @@
 #   --mutant NAME  --stock with mutants/NAME.patch applied too: a firmware
 #            broken (or a device failing) on purpose, which a test must
 #            catch (or survive)
+#   --ceiling N  (default flavour only) the unit's CEILING set to N pages at
+#            boot (FDT_TLB_SHOOTDOWN_CEILING): a large N makes the unit do
+#            every request as asked, never as a full flush instead, so that
+#            a test sees what a kernel's entries alone cover
 #   --board  (before the others) laid out for the FPGA boards' 256 KiB of
 #            block RAM (docs/fpga.md): the firmware at DRAM_BASE with its
 #            heap cut to 24 KiB, so that its read-write region (which PMP
@@ -25,6 +29,14 @@ MUTANT=""
 BOARD=""
 if [ "${1:-}" = --board ]; then BOARD=-board; shift; fi
 if [ "${1:-}" = --stock ]; then FLAVOR=stock; shift; fi
+CEILING=""
+if [ "${1:-}" = --ceiling ]; then
+  CEILING="${2:-}"
+  [[ "$CEILING" =~ ^[1-9][0-9]{0,8}$ ]] || die "--ceiling takes a number of pages (1 to 999999999), not '$CEILING'"
+  [ "$FLAVOR" = unit ] || die "--ceiling sets the unit's ceiling: it goes with the default flavour, not --stock"
+  FLAVOR="unit-ceiling$CEILING"
+  shift 2
+fi
 if [ "${1:-}" = --mutant ]; then
   MUTANT="${2:?usage: build.sh --mutant NAME PAYLOAD.bin OUTDIR}"
   [ -f "$HERE/mutants/$MUTANT.patch" ] || die "no mutant '$MUTANT' in sw/opensbi/mutants"
@@ -60,7 +72,11 @@ if [ "$(cat "$SRC/.series-stamp" 2>/dev/null)" != "$STAMP" ]; then
 fi
 
 DEFCONFIG=shootdown_defconfig
-if [ "$FLAVOR" != unit ]; then
+if [ -n "$CEILING" ]; then
+  DEFCONFIG=shootdown_ceiling_defconfig
+  { cat "$SRC/platform/generic/configs/shootdown_defconfig"; echo "CONFIG_FDT_TLB_SHOOTDOWN_CEILING=$CEILING"; } \
+    > "$SRC/platform/generic/configs/$DEFCONFIG"
+elif [ "$FLAVOR" != unit ]; then
   DEFCONFIG=shootdown_stock_defconfig
   grep -v '^CONFIG_FDT_TLB' "$SRC/platform/generic/configs/shootdown_defconfig" \
     > "$SRC/platform/generic/configs/$DEFCONFIG"

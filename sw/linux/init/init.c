@@ -153,7 +153,8 @@ int wait_threads(void)
 	return failed;
 }
 
-/* try_store: one uncompressed store whose fault the handler skips. */
+/* try_store, try_load: one uncompressed access whose fault the handler
+ * skips (to the *_faulted label after it). */
 __asm__(".text\n"
 	".balign 4\n"
 	".option push\n"
@@ -166,8 +167,17 @@ __asm__(".text\n"
 	"try_store_faulted:\n"
 	"	li a0, 1\n"
 	"	ret\n"
+	".globl try_load\n"
+	"try_load:\n"
+	"	ld a2, 0(a0)\n"
+	"	sd a2, 0(a1)\n"
+	"	li a0, 0\n"
+	"	ret\n"
+	"try_load_faulted:\n"
+	"	li a0, 1\n"
+	"	ret\n"
 	".option pop\n");
-extern char try_store_faulted[];
+extern char try_store_faulted[], try_load_faulted[];
 
 /* The kernel's riscv signal frame, as far as the handler needs it. */
 struct sigaction_k {
@@ -184,6 +194,10 @@ static void on_segv(int sig, void *info, void *uc)
 	(void)info;
 	if (*pc == (unsigned long)try_store) {
 		*pc = (unsigned long)try_store_faulted;
+		return;
+	}
+	if (*pc == (unsigned long)try_load) {
+		*pc = (unsigned long)try_load_faulted;
 		return;
 	}
 	say("init: unexpected SIGSEGV\n");
@@ -366,7 +380,7 @@ int main(void)
 	phase_begin(&ph, "stale-probe");
 	failed = stale_probe();
 	phase_end(&ph);
-	failed = failed || madvise_workload(0) || (!quick && madvise_workload(1)) || reclaim_workload();
+	failed = failed || nonleaf_workload() || madvise_workload(0) || (!quick && madvise_workload(1)) || reclaim_workload();
 	print_counters();
 	finish(failed ? 1 : 0);
 }

@@ -28,7 +28,9 @@ int wait_threads(void);
 
 /* Stores v at *p: 0, or 1 if the store faulted (the fault is skipped). */
 int try_store(volatile unsigned long *p, unsigned long v);
-/* Faults other than try_store's end the run. */
+/* Loads *p into *v: 0, or 1 if the load faulted (the fault is skipped). */
+int try_load(volatile unsigned long *p, unsigned long *v);
+/* Faults other than try_store's and try_load's end the run. */
 void catch_store_faults(void);
 
 /* The kernel's shootdown counters (debugfs tlb_shootdown; none on a
@@ -68,5 +70,6 @@ int stale_probe(void);
 /* thp: over 64 KiB folios (mTHP) instead of small pages. */
 int madvise_workload(int thp);
 int reclaim_workload(void);
+int nonleaf_workload(void);
 
 #endif
