@@ -15,6 +15,9 @@
 #   make linux     the test kernel (sw/linux, stock and with the series) as OpenSBI payloads
 #   make linux-demo [HARTS="2 4"]  the Linux workloads on the SoC, stock vs the port with the unit,
 #                  side by side (build/results/linux-demo.*; about 15 min for 2 harts)
+#   make linux-mutants [MUTANTS="a b"]  each kernel mutant (sw/linux/mutants: the port broken
+#                  on purpose) in make test's Linux run on the 2-hart SoC; killed only by the
+#                  workload count it names (build/results/linux-mutants.md; ~15 min a mutant)
 #   make litmus-long [SCHEDULES=N] [BACKENDS="unit-4harts ..."]  every litmus test N (1,000)
 #                  times on every back end or those named (the unit, the SBI paths, QEMU),
 #                  judged against the reference models
@@ -39,7 +42,7 @@ export BUILD
 BAREMETAL := $(BUILD)/sw/baremetal
 OPENSBI_OUT := $(BUILD)/sw/opensbi
 
-.PHONY: all setup models sw linux fpga linux-demo litmus-long cocotb-long mutants demo test run bench bench-scaling bench-sim fw-profile generated clean help
+.PHONY: all setup models sw linux fpga linux-demo linux-mutants litmus-long cocotb-long mutants demo test run bench bench-scaling bench-sim fw-profile generated clean help
 all: models sw
 
 help:
@@ -68,6 +71,9 @@ demo: setup
 
 linux-demo: sw
 	@scripts/linux-demo.sh $(HARTS)
+
+linux-mutants: sw
+	@scripts/linux-mutants.sh $(MUTANTS)
 
 litmus-long: models sw
 	@scripts/litmus-long.sh $(or $(SCHEDULES),1000) $(BACKENDS)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# build.sh [--stock | --quick] : prints the path of the test kernel's Image,
+# build.sh [--stock | --quick] [--mutant NAME] : prints the path of the test kernel's Image,
 # building (and caching) it when missing: the pinned linux-source tarball
 # (UPSTREAM) with `series` applied (none with --stock), tinyconfig plus
 # config/shootdown.config, and the nolibc /init of init/ built in as the
@@ -7,17 +7,26 @@
 # --quick: the port with /quick in the initramfs, which makes /init run its
 # workloads shorter (make test's run on the SoC); it shares the port's tree
 # and objects, so it costs a relink.
+# --mutant NAME: the port with mutants/NAME.patch applied after the series,
+# a kernel broken on purpose that a test must catch (its own tree and
+# objects: a full build).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/../../scripts/lib.sh"
 FLAVOR=port
 QUICK=0
+MUTANT=""
 case "${1:-}" in
   --stock) FLAVOR=stock; shift ;;
   --quick) QUICK=1; shift ;;
-  "") ;;
-  *) die "usage: build.sh [--stock | --quick], not '$*'" ;;
 esac
+if [ "${1:-}" = --mutant ] && [ "$FLAVOR" = port ]; then
+  MUTANT="${2:-}"
+  [ -f "$HERE/mutants/$MUTANT.patch" ] || die "no mutant '$MUTANT' in sw/linux/mutants"
+  FLAVOR="port-mutant-$MUTANT"
+  shift 2
+fi
+[ $# = 0 ] || die "usage: build.sh [--stock | --quick] [--mutant NAME] (not with --stock), not '$*'"
 KNAME=$FLAVOR  # the cache entry's name
 if [ "$QUICK" = 1 ]; then KNAME+=-quick; fi
 source "$HERE/UPSTREAM"
@@ -27,7 +36,7 @@ FS_UUID=5b1dc0de-71b5-4d00-8000-000000000000
 SERIES_INPUTS=("$HERE/UPSTREAM")
 FRAGMENTS=("$HERE/config/shootdown.config")
 if [ "$FLAVOR" != stock ]; then
-  SERIES_INPUTS+=("$HERE/series" "$HERE/patches")
+  SERIES_INPUTS+=("$HERE/series" "$HERE/patches" ${MUTANT:+"$HERE/mutants/$MUTANT.patch"})
   FRAGMENTS+=("$HERE/config/port.config")
 fi
 KEY=$(printf '%s %s %s' "$KNAME" "$(hash_inputs "${SERIES_INPUTS[@]}" "${FRAGMENTS[@]}" "$HERE/init" \
@@ -53,6 +62,9 @@ if [ "$(cat "$SRC/.series-stamp" 2>/dev/null)" != "$STAMP" ]; then
       echo "    $p" >&2
       patch -d "$SRC" -p1 -s --no-backup-if-mismatch < "$HERE/patches/$p" || die "patch $p does not apply"
     done
+    if [ -n "$MUTANT" ]; then
+      patch -d "$SRC" -p1 -s --no-backup-if-mismatch < "$HERE/mutants/$MUTANT.patch" || die "mutant $MUTANT does not apply"
+    fi
   fi
   echo "$STAMP" > "$SRC/.series-stamp"
 fi

@@ -18,11 +18,8 @@ from pathlib import Path
 import pytest
 
 from harness import BUILD, ROOT, describe, run_qemu, run_sim
+from linux_init import workload_counts
 
-PROBE = re.compile(r"stale-probe: (\d+) rounds, (\d+) writers: (\d+) stores, (\d+) faults after unmap, "
-                   r"(\d+) stores after seeing it, (\d+) writer words in reused pages")
-NONLEAF = re.compile(r"nonleaf: (\d+) rounds, (\d+) readers: (\d+) loads, (\d+) faults after the move, "
-                     r"(\d+) loads through the moved table, (\d+) wrong values, (\d+) wrong at the new address")
 # A firmware whose unit runs every request as asked, never as a full flush
 # because of its CEILING (sw/opensbi/build.sh --ceiling): what the kernel's
 # entries cover is then all that is flushed.
@@ -52,17 +49,17 @@ def firmware_with_kernel(fw_flavor, k_flavor):
 
 
 def probe(r):
-    m = PROBE.search(r.stdout)
-    assert m, describe(r)
-    return dict(zip(["rounds", "writers", "stores", "faults", "late", "foreign"], map(int, m.groups())))
+    p = workload_counts(r.stdout, "stale-probe")
+    assert p, describe(r)
+    return p
 
 
 def nonleaf(r):
-    """The moved-page-table workload's line: readers must fault on the old
+    """The moved-page-table workload's counts: readers must fault on the old
     address once the move was seen, and never load through the old table."""
-    m = NONLEAF.search(r.stdout)
-    assert m, describe(r)
-    return dict(zip(["rounds", "readers", "loads", "faults", "stale", "wrong", "wrong_new"], map(int, m.groups())))
+    n = workload_counts(r.stdout, "nonleaf")
+    assert n, describe(r)
+    return n
 
 
 def assert_no_stale_translation(r, writers):

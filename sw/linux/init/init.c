@@ -352,6 +352,43 @@ static void print_counters(void)
 		printf("init: tlb_shootdown counters:\n%s\n", s);
 }
 
+/*
+ * A kernel warning or bug report during the run (the series' WARN_ON_ONCE
+ * checks among them: a flush from interrupt context, an IPI fallback with
+ * interrupts off) fails it: the kernel's own log, read back whole.
+ */
+static const char *find(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (; *s; s++)
+		if (!strncmp(s, word, n))
+			return s;
+	return NULL;
+}
+
+static int kernel_log_clean(void)
+{
+	static char log[1 << 17];
+	static const char *const bad[] = { "WARNING: ", "BUG: ", "Oops" };
+	long n = my_syscall3(__NR_syslog, 3 /* SYSLOG_ACTION_READ_ALL */, log, sizeof(log) - 1);
+
+	if (n < 0) {
+		say("init: FAIL: cannot read the kernel log\n");
+		return 0;
+	}
+	log[n] = 0;
+	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *at = find(log, bad[i]);
+		if (at) {
+			const char *nl = strchr(at, '\n');
+			printf("init: FAIL: the kernel reported: %.*s\n", nl ? (int)(nl - at) : 120, at);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 int main(void)
 {
 	char cpus[64];
@@ -382,5 +419,6 @@ int main(void)
 	phase_end(&ph);
 	failed = failed || nonleaf_workload() || madvise_workload(0) || (!quick && madvise_workload(1)) || reclaim_workload();
 	print_counters();
+	failed = !kernel_log_clean() || failed;
 	finish(failed ? 1 : 0);
 }

@@ -1,0 +1,21 @@
+"""What the test kernel's /init (sw/linux/init) reports of its user-space
+probes, parsed: one parser per workload line, each giving the workload's
+counts by name, or None when the line is missing (the run ended before it).
+The Linux tests and scripts/linux_mutant_verdict.py use the same parsers."""
+import re
+
+LINES = {
+    "stale-probe": (re.compile(r"stale-probe: (\d+) rounds, (\d+) writers: (\d+) stores, (\d+) faults after unmap, "
+                               r"(\d+) stores after seeing it, (\d+) writer words in reused pages"),
+                    ["rounds", "writers", "stores", "faults", "late", "foreign"]),
+    "nonleaf": (re.compile(r"nonleaf: (\d+) rounds, (\d+) readers: (\d+) loads, (\d+) faults after the move, "
+                           r"(\d+) loads through the moved table, (\d+) wrong values, (\d+) wrong at the new address"),
+                ["rounds", "readers", "loads", "faults", "stale", "wrong", "wrong_new"]),
+}
+
+
+def workload_counts(stdout, workload):
+    """The counts `workload` ("stale-probe", "nonleaf") printed, or None."""
+    pattern, names = LINES[workload]
+    m = pattern.search(stdout)
+    return dict(zip(names, map(int, m.groups()))) if m else None
