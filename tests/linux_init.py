@@ -11,11 +11,14 @@ LINES = {
     "nonleaf": (re.compile(r"nonleaf: (\d+) rounds, (\d+) readers: (\d+) loads, (\d+) faults after the move, "
                            r"(\d+) loads through the moved table, (\d+) wrong values, (\d+) wrong at the new address"),
                 ["rounds", "readers", "loads", "faults", "stale", "wrong", "wrong_new"]),
+    "pending": (re.compile(r"pending: (\d+) rounds, (\d+) zappers: (\d+) zaps, (\d+) wrong reads of the clean pages, "
+                           r"(\d+) zapped pages not zero"),
+                ["rounds", "zappers", "zaps", "wrong", "unzeroed"]),
 }
 
 
 def workload_counts(stdout, workload):
-    """The counts `workload` ("stale-probe", "nonleaf") printed, or None."""
+    """The counts `workload` ("stale-probe", "nonleaf", "pending") printed, or None."""
     pattern, names = LINES[workload]
     m = pattern.search(stdout)
     return dict(zip(names, map(int, m.groups()))) if m else None

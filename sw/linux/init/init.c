@@ -97,6 +97,16 @@ int online_cpus(void)
 	return dash ? atoi(dash + 1) + 1 : 1;	/* "0" or "0-N" */
 }
 
+int workload_cpus(const char *who)
+{
+	int cpus = online_cpus();
+
+	if (cpus >= 2 && cpus <= MAX_CPUS)
+		return cpus;
+	printf("%s: FAIL: needs 2 to %d CPUs, has %d\n", who, MAX_CPUS, cpus);
+	return 0;
+}
+
 long pin_to(int cpu)
 {
 	unsigned long mask = 1UL << cpu;
@@ -417,7 +427,7 @@ int main(void)
 	phase_begin(&ph, "stale-probe");
 	failed = stale_probe();
 	phase_end(&ph);
-	failed = failed || nonleaf_workload() || madvise_workload(0) || (!quick && madvise_workload(1)) || reclaim_workload();
+	failed = failed || nonleaf_workload() || pending_workload() || madvise_workload(0) || (!quick && madvise_workload(1)) || reclaim_workload();
 	print_counters();
 	failed = !kernel_log_clean() || failed;
 	finish(failed ? 1 : 0);

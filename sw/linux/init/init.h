@@ -19,6 +19,10 @@ int write_text(const char *path, const char *text);
 /* The value of the "name value" line of a file such as /proc/vmstat, or 0. */
 unsigned long stat_value(const char *path, const char *name);
 int online_cpus(void);
+/* The online CPUs for a workload that runs threads on all but CPU 0: their
+ * number, or 0 after printing why `who` cannot run (fewer than 2, more than
+ * MAX_CPUS). */
+int workload_cpus(const char *who);
 /* Moves the calling thread to `cpu`; 0 or -errno. */
 long pin_to(int cpu);
 /* Runs fn(arg) on `cpu` in a thread sharing the address space; its id or -errno. */
@@ -71,5 +75,6 @@ int stale_probe(void);
 int madvise_workload(int thp);
 int reclaim_workload(void);
 int nonleaf_workload(void);
+int pending_workload(void);
 
 #endif

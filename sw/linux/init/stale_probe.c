@@ -81,13 +81,11 @@ static int foreign_words(volatile unsigned long *r)
 
 int stale_probe(void)
 {
-	int cpus = online_cpus(), foreign = 0, rounds = quick ? QUICK_ROUNDS : ROUNDS;
+	int cpus = workload_cpus("stale-probe"), foreign = 0, rounds = quick ? QUICK_ROUNDS : ROUNDS;
 	unsigned long stores = 0, faults = 0, late = 0;
 
-	if (cpus < 2 || cpus > MAX_CPUS) {
-		printf("stale-probe: FAIL: needs 2 to %d CPUs, has %d\n", MAX_CPUS, cpus);
+	if (!cpus)
 		return 1;
-	}
 	pin_to(0);
 	for (int c = 1; c < cpus; c++)
 		if (spawn_on(c, writer, (void *)(long)c) < 0) {
