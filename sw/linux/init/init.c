@@ -416,7 +416,7 @@ int main(void)
 	quick = fd >= 0;
 	if (quick) {
 		close(fd);
-		say("init: quick run: fewer probe rounds, no 64 KiB folio phases, one reclaim round\n");
+		say("init: quick run: fewer probe rounds, one round of the moved-table and pending workloads, no 64 KiB folio phases, one reclaim round\n");
 	}
 	catch_store_faults();
 	open_fence_counters();

@@ -65,8 +65,9 @@ void phase_end(struct phase *ph);
 int setup_swap(unsigned long mbytes);
 
 /* Set when the initramfs holds /quick (build.sh --quick, for make test):
- * the workloads run shorter (fewer probe rounds, no 64 KiB folio phases,
- * one reclaim round), and every check stays. */
+ * the workloads run shorter (fewer probe rounds, one round of the
+ * moved-table and pending workloads, no 64 KiB folio phases, one reclaim
+ * round), and every check stays. */
 extern int quick;
 
 /* Workloads: each returns 0 when it passed and prints what it measured. */

@@ -25,7 +25,7 @@
 #include "init.h"
 
 #define ROUNDS		4
-#define QUICK_ROUNDS	2
+#define QUICK_ROUNDS	1
 #define PAGES		16
 #define PAGE		4096UL
 #define PMD		(2UL << 20)

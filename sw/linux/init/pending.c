@@ -24,7 +24,7 @@
 #define PAGE		4096UL
 #define WORDS		(PAGE / 8)
 #define ROUNDS		6
-#define QUICK_ROUNDS	3
+#define QUICK_ROUNDS	1
 
 static struct {
 	volatile unsigned long *clean, *zap;
