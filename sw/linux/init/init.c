@@ -97,6 +97,11 @@ int online_cpus(void)
 	return dash ? atoi(dash + 1) + 1 : 1;	/* "0" or "0-N" */
 }
 
+long madv(volatile void *addr, unsigned long len, int advice)
+{
+	return my_syscall3(__NR_madvise, addr, len, advice);
+}
+
 int workload_cpus(const char *who)
 {
 	int cpus = online_cpus();

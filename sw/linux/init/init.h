@@ -19,6 +19,8 @@ int write_text(const char *path, const char *text);
 /* The value of the "name value" line of a file such as /proc/vmstat, or 0. */
 unsigned long stat_value(const char *path, const char *name);
 int online_cpus(void);
+/* madvise(2) (nolibc has none); 0 or -errno. */
+long madv(volatile void *addr, unsigned long len, int advice);
 /* The online CPUs for a workload that runs threads on all but CPU 0: their
  * number, or 0 after printing why `who` cannot run (fewer than 2, more than
  * MAX_CPUS). */

@@ -101,11 +101,6 @@ static void mark_zeroed(int p, int cpus)
 		mw.counts[c][p] = 0;
 }
 
-static long madv(void *addr, unsigned long len, int advice)
-{
-	return my_syscall3(__NR_madvise, addr, len, advice);
-}
-
 /* MADV_PAGEOUT on every other chunk of pages, one call each or all in one
  * process_madvise() call. */
 static long pageout(int use_process_madvise, int round)
@@ -167,7 +162,7 @@ static volatile unsigned long *map_region(int thp, void **base, unsigned long *l
 	*base = m;
 	m = (char *)(((unsigned long)m + align - 1) & ~(align - 1));
 	if (thp)
-		my_syscall3(__NR_madvise, m, PAGES * PAGE, MADV_HUGEPAGE);
+		madv(m, PAGES * PAGE, MADV_HUGEPAGE);
 	return (volatile unsigned long *)m;
 }
 

@@ -50,11 +50,6 @@ static void *mremap_fixed(volatile void *old, unsigned long len, volatile void *
 	return (void *)my_syscall5(__NR_mremap, old, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, new);
 }
 
-static long madvise(volatile void *addr, unsigned long len, int advice)
-{
-	return my_syscall3(__NR_madvise, addr, len, advice);
-}
-
 /* Loads every page of the old region until the round's flag has been seen
  * for MIN_PASSES passes; counts loads that did not fault after the flag. */
 static int reader(void *arg)
@@ -131,7 +126,7 @@ int nonleaf_workload(void)
 		if (!old || !new ||
 		    mmap((void *)old, PMD, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
 			 -1, 0) != (void *)old ||
-		    madvise(old, PMD, MADV_NOHUGEPAGE)) {
+		    madv(old, PMD, MADV_NOHUGEPAGE)) {
 			say("nonleaf: FAIL: cannot map a 2 MiB-aligned region\n");
 			return 1;
 		}
@@ -155,7 +150,7 @@ int nonleaf_workload(void)
 		for (int c = 1; c < cpus; c++)
 			while (nl.seen[c] != n && nl.seen[c] != -n)
 				;
-		madvise(new, PMD, MADV_DONTNEED);
+		madv(new, PMD, MADV_DONTNEED);
 		nl.freed = n;
 		for (int c = 1; c < cpus; c++) {
 			while (nl.seen[c] != -n)

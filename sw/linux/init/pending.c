@@ -37,11 +37,6 @@ static unsigned long pattern(int p)
 	return 0x70656e6400000000UL | p;	/* "pend" | page */
 }
 
-static long madv(volatile void *addr, unsigned long len, int advice)
-{
-	return my_syscall3(__NR_madvise, addr, len, advice);
-}
-
 static int zapper(void *arg)
 {
 	int me = (int)(long)arg;
