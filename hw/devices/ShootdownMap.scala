@@ -89,15 +89,20 @@ object ShootdownMap {
   }
 
   /** Page 0, at Global.limits + h * Global.limitStride: what channel h may
-    * ask for, set by firmware before it lets S-mode use the channel. */
+    * ask for. They reset closed (no list, no target: every submission is
+    * refused with ERR_DENIED), and firmware opens a channel by setting them
+    * before it, or S-mode, uses it. */
   object Limit {
-    val listBase  = RegDesc("LIST_BASE", 0x00, RW, 64, "lowest address a list of this channel may use; reset: the start of DRAM", reset = None)
-    val listLimit = RegDesc("LIST_LIMIT", 0x08, RW, 64, "a list of this channel must end at or below this address; reset: the end of DRAM", reset = None)
-    val allowed   = RegDesc("ALLOWED", 0x10, RW, 64, "harts this channel may target (bit h = hart h); reset: all harts", reset = None)
+    val listBase  = RegDesc("LIST_BASE", 0x00, RW, 64, "lowest address a list of this channel may use; reset 0 (with LIST_LIMIT 0, no list fits)")
+    val listLimit = RegDesc("LIST_LIMIT", 0x08, RW, 64, "a list of this channel must end at or below this address; reset 0 (closed); all ones: up to the end of DRAM")
+    val allowed   = RegDesc("ALLOWED", 0x10, RW, 64, "harts this channel may target (bit h = hart h); reset 0 (closed)")
     val all = Seq(listBase, listLimit, allowed)
   }
 
-  /** One page per hart, written and submitted only by that hart. */
+  /** One page per hart, written, submitted and read only by that hart:
+    * another hart's writes are dropped and counted (CTR_FOREIGN), its
+    * SUBMIT and SUBMIT_ONE answer -ERR_FOREIGN, and its reads of every
+    * other register answer 0. */
   object Channel {
     val targets  = RegDesc("TARGETS", 0x00, RW, 64, "hart mask of the next request (bit h = hart h); a mask naming an absent hart is stored, and reads back, as 0")
     val list     = RegDesc("LIST", 0x08, RW, 64, "physical address of the next request's entry list (8-byte aligned, inside DRAM and the channel's LIST_BASE..LIST_LIMIT window); an address above the unit's width is stored, and reads back, as all ones with its low 3 bits kept")

@@ -232,10 +232,10 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
     val foreign = WireDefault(false.B)
     val own = fromOwner(index)
 
-    // Limits, set by firmware on page 0.
-    val listBase  = RegInit(outer.memBase.U(addrBits.W))
-    val listLimit = RegInit(memEnd.U(addrBits.W))
-    val allowed   = RegInit(((BigInt(1) << n) - 1).U(n.W))
+    // Limits, set by firmware on page 0: closed until it opens them.
+    val listBase  = RegInit(0.U(addrBits.W))
+    val listLimit = RegInit(0.U(addrBits.W))
+    val allowed   = RegInit(0.U(n.W))
 
     val ticket = nextTicket(posted)
     /** For the scoreboard's probe and the sync-one-early knob only (so
@@ -297,28 +297,32 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
       def at(r: RegDesc) = channelBase(index) + r.offset
       def field(r: RegDesc, rd: RegReadFn, wr: Option[RegWriteFn] = None) =
         at(r) -> Seq(RegField(r.bits, rd, wr.getOrElse(RegWriteFn((_: Bool, _: UInt) => true.B)), r.regFieldDesc(s"ch${index}_")))
+      // The channel's state reads as itself to its hart and as 0 to anyone
+      // else (the requester is on the A channel in the cycle of the read).
+      def owned(r: RegDesc, v: UInt, wr: Option[RegWriteFn] = None) =
+        field(r, RegReadFn(_ => (true.B, Mux(own, v.pad(r.bits), 0.U(r.bits.W)))), wr)
       Seq(
-        field(Channel.targets, RegReadFn(targets.pad(64)), Some(plain(targets, clampTargets))),
-        field(Channel.list, RegReadFn(list.pad(64)), Some(plain(list, clampAddr))),
-        field(Channel.count, RegReadFn(count.pad(32)), Some(plain(count, clampCount))),
+        owned(Channel.targets, targets, Some(plain(targets, clampTargets))),
+        owned(Channel.list, list, Some(plain(list, clampAddr))),
+        owned(Channel.count, count, Some(plain(count, clampCount))),
         field(Channel.submit, submitter(listCode, inline = false)),
-        field(Channel.status, RegReadFn(Cat(errWord =/= 0.U, idle, done).pad(64))),
-        field(Channel.error, RegReadFn(errWord.pad(64)), Some(ownWrite((_, _) => errWord := 0.U))),
-        field(Channel.acked, RegReadFn(acked.pad(64))),
-        field(Channel.irqEnable, RegReadFn(irqEn), Some(plain(irqEn, _(0)))),
-        field(Channel.irqPending, RegReadFn(irqPend), Some(ownWrite((_, d) => when (d(0)) { irqPend := false.B }))),
-        field(Channel.failed, RegReadFn(failed.pad(64))),
-        field(Channel.entry, RegReadFn(entry), Some(plain(entry))),
+        owned(Channel.status, Cat(errWord =/= 0.U, idle, done)),
+        owned(Channel.error, errWord, Some(ownWrite((_, _) => errWord := 0.U))),
+        owned(Channel.acked, acked),
+        owned(Channel.irqEnable, irqEn, Some(plain(irqEn, _(0)))),
+        owned(Channel.irqPending, irqPend, Some(ownWrite((_, d) => when (d(0)) { irqPend := false.B }))),
+        owned(Channel.failed, failed),
+        owned(Channel.entry, entry, Some(plain(entry))),
         field(Channel.submitOne, submitter(entryCode, inline = true)))
     }
 
     def limitRegs: Seq[(Int, Seq[RegField])] = {
       def at(r: RegDesc) = Global.limits + Global.limitStride * index + r.offset
-      def desc(r: RegDesc, reset: BigInt) = r.regFieldDesc(s"ch${index}_", Some(reset))
+      def desc(r: RegDesc) = r.regFieldDesc(s"ch${index}_")
       Seq(
-        at(Limit.listBase)  -> Seq(RegField(64, RegReadFn(listBase.pad(64)), stored(listBase, clampAddr), desc(Limit.listBase, outer.memBase))),
-        at(Limit.listLimit) -> Seq(RegField(64, RegReadFn(listLimit.pad(64)), stored(listLimit, clampAddr), desc(Limit.listLimit, memEnd))),
-        at(Limit.allowed)   -> Seq(RegField(64, RegReadFn(allowed.pad(64)), stored(allowed, v => v(n - 1, 0)), desc(Limit.allowed, (BigInt(1) << n) - 1))))
+        at(Limit.listBase)  -> Seq(RegField(64, RegReadFn(listBase.pad(64)), stored(listBase, clampAddr), desc(Limit.listBase))),
+        at(Limit.listLimit) -> Seq(RegField(64, RegReadFn(listLimit.pad(64)), stored(listLimit, clampAddr), desc(Limit.listLimit))),
+        at(Limit.allowed)   -> Seq(RegField(64, RegReadFn(allowed.pad(64)), stored(allowed, v => v(n - 1, 0)), desc(Limit.allowed))))
     }
   }
   val channels = Seq.tabulate(n)(new Channel(_))

@@ -41,9 +41,9 @@
 
 /* Channel limits (page 0, offsets inside TLBSD_LIMIT(hart)). */
 #define TLBSD_LIMIT(hart)                  (0x200 + 0x20 * (hart))
-#define TLBSD_LIMIT_LIST_BASE              0x0     /* RW: lowest address a list of this channel may use; reset: the start of DRAM */
-#define TLBSD_LIMIT_LIST_LIMIT             0x8     /* RW: a list of this channel must end at or below this address; reset: the end of DRAM */
-#define TLBSD_LIMIT_ALLOWED                0x10    /* RW: harts this channel may target (bit h = hart h); reset: all harts */
+#define TLBSD_LIMIT_LIST_BASE              0x0     /* RW: lowest address a list of this channel may use; reset 0 (with LIST_LIMIT 0, no list fits) */
+#define TLBSD_LIMIT_LIST_LIMIT             0x8     /* RW: a list of this channel must end at or below this address; reset 0 (closed); all ones: up to the end of DRAM */
+#define TLBSD_LIMIT_ALLOWED                0x10    /* RW: harts this channel may target (bit h = hart h); reset 0 (closed) */
 
 /* Channel registers (offsets inside TLBSD_CHANNEL(hart)). */
 #define TLBSD_CH_TARGETS                   0x0     /* RW: hart mask of the next request (bit h = hart h); a mask naming an absent hart is stored, and reads back, as 0 */

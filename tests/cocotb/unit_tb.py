@@ -234,6 +234,15 @@ def lim(c, off):
     return UNIT_BASE + regs.limit(c) + off
 
 
+async def open_channels(world):
+    """Opens every channel as firmware does (the unit resets closed): lists
+    anywhere in DRAM, every hart a target."""
+    for c in range(HARTS):
+        for off, v in [(regs.LIMIT_ALLOWED, (1 << 64) - 1), (regs.LIMIT_LIST_BASE, MEM_BASE),
+                       (regs.LIMIT_LIST_LIMIT, (1 << 64) - 1)]:
+            await reg_write(world, lim(c, off), v)
+
+
 def random_entry():
     kind = random.choice([0, 0, 0, 1, 1, 2, 3])
     size = random.choice([0, 0, 0, 1, 2])
@@ -368,6 +377,21 @@ async def scenario(dut, n_ops, p, ceiling=CEILING, long_lists=False):
             model.write_limit(c, off, v)
             assert await reg_read(world, lim(c, off)) == model.limits[c][off]
 
+    # The unit resets closed: every channel's limits read 0 and a request
+    # is refused with ERR_DENIED until firmware opens the channel.
+    for c in range(HARTS):
+        for off in (regs.LIMIT_ALLOWED, regs.LIMIT_LIST_BASE, regs.LIMIT_LIST_LIMIT):
+            assert await reg_read(world, lim(c, off)) == 0, f"channel {c}'s limit {off:#x} is open at reset"
+        e = ref.Entry(0, 0, 1, 0x4000_0000, 1)
+        for off, v in [(ref.CH_TARGETS, 1 << c), (ref.CH_ENTRY, e.encode())]:
+            await ch_write(world, c, off, v)
+            model.write(c, off, v)
+        got = await ch_read(world, c, ref.CH_SUBMIT_ONE)
+        assert got == (1 << 64) - ref.ERR_DENIED and model.submit_answers(c, True) == {got}, \
+            f"SUBMIT_ONE on channel {c} before it was opened: {got:#x}"
+        model.submitted(c, got, [e], True)
+        await set_limits(c, (1 << HARTS) - 1, MEM_BASE, MEM_BASE + MEM_SIZE)
+
     async def submit(c, inline, entries, outcome, op):
         answers = model.submit_answers(c, inline)
         got = await ch_read(world, c, ref.CH_SUBMIT_ONE if inline else ref.CH_SUBMIT)
@@ -474,8 +498,12 @@ async def scenario(dut, n_ops, p, ceiling=CEILING, long_lists=False):
                 await ch_write(world, c, off, random.getrandbits(64), source=who)
             model.foreign()
             foreign_ops += 1
+            for off in (ref.CH_TARGETS, ref.CH_LIST, ref.CH_COUNT, ref.CH_ENTRY, ref.CH_STATUS, ref.CH_ERROR,
+                        ref.CH_ACKED, ref.CH_FAILED, ref.CH_IRQ_ENABLE, ref.CH_IRQ_PENDING):
+                got = await ch_read(world, c, off, source=who)   # others read 0
+                assert got == 0, f"op {op}: hart {who} read {got:#x} from channel {c}'s {off:#x}"
             for off in (ref.CH_TARGETS, ref.CH_LIST, ref.CH_COUNT, ref.CH_ENTRY):
-                got = await ch_read(world, c, off, source=who)   # reads answer anyone
+                got = await ch_read(world, c, off)
                 assert got == model.readback(c, off), f"op {op}: hart {who} changed channel {c}'s {off:#x}"
             assert await ch_read(world, c, ref.CH_IRQ_ENABLE) == int(irq_en[c])
         elif r < 0.88:
@@ -587,6 +615,7 @@ async def targets_that_never_answer(dut):
     naming it in FAILED, and the unit goes on. An acknowledgement that
     comes after its request gave up counts for no later request."""
     world = await start(dut, QUIET)
+    await open_channels(world)
     timeout = 300
     await reg_write(world, UNIT_BASE + ref.G_TIMEOUT, timeout)
     # Hart 2's agent takes nothing.
@@ -641,6 +670,7 @@ async def tickets_skip_zero(dut):
     """With tickets starting 16 below 2^32, the channel counts up to
     2^32 - 1 and then 1: never 0, which means "queue full"."""
     world = await start(dut, QUIET)
+    await open_channels(world)
     want = first_ticket()
     for _ in range(40):
         want = ref.next_ticket(want)
@@ -658,6 +688,7 @@ async def errors_do_not_depend_on_order(dut):
     error wins over it; a COUNT above CEILING is not read at all."""
     p = dict(QUIET, mem_latency=40)
     world = await start(dut, p)
+    await open_channels(world)
     ceiling = 8
     await reg_write(world, UNIT_BASE + ref.G_CEILING, ceiling)
     good = [ref.Entry(0, 0, 4, (0x40 + 8 * i) << 12, 5) for i in range(12)]

@@ -284,9 +284,10 @@ class UnitModel:
         self.harts, self.max_entries, self.queue_depth, self.waiting = harts, max_entries, queue_depth, waiting
         self.ceiling, self.mem_base, self.mem_size = ceiling, mem_base, mem_size
         self.regs = [{CH_TARGETS: 0, CH_LIST: 0, CH_COUNT: 0, CH_ENTRY: 0} for _ in range(harts)]
-        # Per-channel limits, as firmware sets them on page 0.
-        self.limits = [{regs.LIMIT_LIST_BASE: mem_base, regs.LIMIT_LIST_LIMIT: mem_base + mem_size,
-                        regs.LIMIT_ALLOWED: (1 << harts) - 1} for _ in range(harts)]
+        # Per-channel limits on page 0: closed at reset (no list fits, no
+        # hart may be targeted) until firmware opens them.
+        self.limits = [{regs.LIMIT_LIST_BASE: 0, regs.LIMIT_LIST_LIMIT: 0, regs.LIMIT_ALLOWED: 0}
+                       for _ in range(harts)]
         self.posted = [first_ticket] * harts
         self.done = [first_ticket] * harts
         self.err_word = [0] * harts
@@ -313,6 +314,15 @@ class UnitModel:
             return ((1 << addr_bits) - 1) & ~(ENTRY_BYTES - 1) | v & (ENTRY_BYTES - 1)
         return v
 
+    def open(self):
+        """Every channel opened as firmware opens it: lists anywhere in DRAM,
+        every hart a target. Returns the model."""
+        for c in range(self.harts):
+            self.write_limit(c, regs.LIMIT_LIST_BASE, self.mem_base)
+            self.write_limit(c, regs.LIMIT_LIST_LIMIT, (1 << 64) - 1)
+            self.write_limit(c, regs.LIMIT_ALLOWED, (1 << 64) - 1)
+        return self
+
     def write_limit(self, chan, off, value):
         if off == regs.LIMIT_ALLOWED:
             value &= (1 << self.harts) - 1
@@ -321,7 +331,8 @@ class UnitModel:
         self.limits[chan][off] = value
 
     def readback(self, chan, off):
-        """What the register reads back: the unit keeps each one only as wide
+        """What the register reads back to the channel's own hart (anyone
+        else reads 0): the unit keeps each one only as wide
         as it must (docs/shootdown-registers.md). Out-of-range values are
         stored in a form that fails the same check."""
         v = self.regs[chan][off]
@@ -428,17 +439,23 @@ def agent_events(cmds):
     ("flush", rs1, rs2, vpn, asid, ptw_rs1) once per command on the DTLB and
     PTW together (the PTW gets the same flush, but as one naming no VA when
     the command is NONLEAF: Rocket's walker drops its cache of non-leaf
-    entries only then), then per END two ("itlb", rs2) and one ("ack",)."""
+    entries only then), then per END two ("itlb", rs2, asid) and one
+    ("ack",). The ITLB flush names the request's ASID (rs2 = 1) when every
+    ASID-naming command named the same one and none covered global
+    mappings; otherwise it is a full flush (rs2 = 0, asid None)."""
     events = []
-    covers_global = False
+    covers_global, asids = False, set()
     for c in cmds:
         if c["end"]:
-            events += [("itlb", int(not covers_global))] * 2 + [("ack",)]
-            covers_global = False
+            one = not covers_global and len(asids) == 1
+            events += [("itlb", int(one), next(iter(asids)) if one else None)] * 2 + [("ack",)]
+            covers_global, asids = False, set()
             continue
         kind = c["kind"]
         rs1 = int(kind in (KIND_VA_ASID, KIND_VA_ALL))
-        events.append(("flush", rs1, int(kind in (KIND_VA_ASID, KIND_ASID)), c["vpn"], c["asid"],
-                       rs1 & int(not c.get("nonleaf", 0))))
+        rs2 = int(kind in (KIND_VA_ASID, KIND_ASID))
+        events.append(("flush", rs1, rs2, c["vpn"], c["asid"], rs1 & int(not c.get("nonleaf", 0))))
         covers_global |= kind in (KIND_VA_ALL, KIND_ALL)
+        if rs2:
+            asids.add(c["asid"])
     return events

@@ -43,9 +43,9 @@ CTR_TIMEOUTS = 64  # R: targets given up on (one per target and request)
 CTR_FOREIGN = 72  # R: channel writes and submits refused because another hart made them
 AGENT_CYCLES = 0x100  # R: one register per hart, 8 bytes apart: cycles that hart's flush agent spent busy (flushing or draining)
 # Channel limits (page 0, inside limit(hart))
-LIMIT_LIST_BASE = 0  # RW: lowest address a list of this channel may use; reset: the start of DRAM
-LIMIT_LIST_LIMIT = 8  # RW: a list of this channel must end at or below this address; reset: the end of DRAM
-LIMIT_ALLOWED = 16  # RW: harts this channel may target (bit h = hart h); reset: all harts
+LIMIT_LIST_BASE = 0  # RW: lowest address a list of this channel may use; reset 0 (with LIST_LIMIT 0, no list fits)
+LIMIT_LIST_LIMIT = 8  # RW: a list of this channel must end at or below this address; reset 0 (closed); all ones: up to the end of DRAM
+LIMIT_ALLOWED = 16  # RW: harts this channel may target (bit h = hart h); reset 0 (closed)
 # Channel registers (inside channel(hart))
 CH_TARGETS = 0  # RW: hart mask of the next request (bit h = hart h); a mask naming an absent hart is stored, and reads back, as 0
 CH_LIST = 8  # RW: physical address of the next request's entry list (8-byte aligned, inside DRAM and the channel's LIST_BASE..LIST_LIMIT window); an address above the unit's width is stored, and reads back, as all ones with its low 3 bits kept
@@ -107,9 +107,9 @@ GLOBAL_REGS = {
     AGENT_CYCLES: Reg("AGENT_CYCLES", 64, "R", "", 0),
 }
 LIMIT_REGS = {
-    LIMIT_LIST_BASE: Reg("LIST_BASE", 64, "RW", "", None),
-    LIMIT_LIST_LIMIT: Reg("LIST_LIMIT", 64, "RW", "", None),
-    LIMIT_ALLOWED: Reg("ALLOWED", 64, "RW", "", None),
+    LIMIT_LIST_BASE: Reg("LIST_BASE", 64, "RW", "", 0),
+    LIMIT_LIST_LIMIT: Reg("LIST_LIMIT", 64, "RW", "", 0),
+    LIMIT_ALLOWED: Reg("ALLOWED", 64, "RW", "", 0),
 }
 CHANNEL_REGS = {
     CH_TARGETS: Reg("TARGETS", 64, "RW", "", 0),

@@ -76,15 +76,26 @@ def test_bad_size_becomes_a_full_flush_with_an_error():
 ])
 def test_submit_errors(code, regs):
     m = ref.UnitModel(harts=4, max_entries=4096, queue_depth=4, ceiling=64, mem_base=0x8000_0000,
-                      mem_size=0x1000_0000)
+                      mem_size=0x1000_0000).open()
     m.regs[0].update({ref.CH_TARGETS: 1, ref.CH_LIST: 0x8000_0000, ref.CH_COUNT: 1})
     m.regs[0].update(regs)
     assert m.submit_answers(0) == {(1 << 64) - code}
 
 
-def test_queue_pushes_back_only_when_full():
+def test_a_channel_is_closed_until_opened():
+    """At reset no list fits a channel's window and it may target no hart."""
     m = ref.UnitModel(harts=2, max_entries=4096, queue_depth=2, ceiling=64, mem_base=0x8000_0000,
                       mem_size=0x1000_0000)
+    m.regs[0].update({ref.CH_TARGETS: 1, ref.CH_LIST: 0x8000_0000, ref.CH_COUNT: 1,
+                      ref.CH_ENTRY: Entry(ref.KIND_ALL, 0, 1, 0, 0).encode()})
+    assert m.submit_answers(0) == m.submit_answers(0, inline=True) == {(1 << 64) - ref.ERR_DENIED}
+    m.open()
+    assert m.submit_answers(0) == m.submit_answers(0, inline=True) == {1}
+
+
+def test_queue_pushes_back_only_when_full():
+    m = ref.UnitModel(harts=2, max_entries=4096, queue_depth=2, ceiling=64, mem_base=0x8000_0000,
+                      mem_size=0x1000_0000).open()
     m.regs[1].update({ref.CH_TARGETS: 3, ref.CH_LIST: 0x8000_0000, ref.CH_COUNT: 1})
     assert m.submit_answers(1) == {1}
     m.submitted(1, 1, [])

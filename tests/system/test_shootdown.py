@@ -141,6 +141,17 @@ def test_race_is_caught_without_the_l2_refill_guard():
     assert stale > 0 and racing > 0, describe(r)
 
 
+def test_the_unit_resets_closed():
+    """sw/baremetal/programs/shootdown_reset.c, which keeps the runtime from
+    opening the channels: at reset every channel's limits read 0 and a
+    request on a channel nobody opened is refused with ERR_DENIED, by list
+    and by SUBMIT_ONE (the program checks the answers, ERROR, CTR_ERRORS and
+    CTR_REQUESTS, and exits 1 otherwise); once opened, the same requests
+    complete. Before the unit reset closed, both requests were taken."""
+    r = run([model(2, "tuned"), "+max-cycles=2000000", program("soc", "shootdown_reset")], timeout=300)
+    assert r.status == 0, describe(r)
+
+
 @pytest.mark.parametrize("harts", [2, 4])
 def test_a_target_that_never_drains_is_given_up_on(harts):
     """Rule 9 (liveness), sw/baremetal/programs/shootdown_timeout.c: hart 1's

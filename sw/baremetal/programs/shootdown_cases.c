@@ -584,15 +584,24 @@ static void error_cases(void)
 	CHECK(tlbsd_post(0, all_harts(), list, 1) == -TLBSD_ERR_DENIED);
 	*tlbsd_global(TLBSD_LIMIT(0) + TLBSD_LIMIT_LIST_BASE) = base;
 	*tlbsd_chan(0, TLBSD_CH_ERROR) = 0;
-	/* Another hart's channel takes nothing from this one. */
+	/* Another hart's channel takes nothing from this one and shows it
+	 * nothing: every register reads 0, though hart 1 left TARGETS and
+	 * ENTRY set (smode_main; hart 1 checks afterwards that they kept what
+	 * it wrote). */
+	static const unsigned long theirs[] = {
+		TLBSD_CH_TARGETS, TLBSD_CH_LIST, TLBSD_CH_COUNT, TLBSD_CH_STATUS, TLBSD_CH_ERROR,
+		TLBSD_CH_ACKED, TLBSD_CH_IRQ_ENABLE, TLBSD_CH_IRQ_PENDING, TLBSD_CH_FAILED, TLBSD_CH_ENTRY,
+	};
 	uint64_t foreign = *tlbsd_global(TLBSD_CTR_FOREIGN);
-	uint64_t theirs = *tlbsd_chan(1, TLBSD_CH_TARGETS);
-	*tlbsd_chan(1, TLBSD_CH_TARGETS) = theirs ^ 1;
-	CHECK(*tlbsd_chan(1, TLBSD_CH_TARGETS) == theirs);
+	for (unsigned i = 0; i < sizeof(theirs) / sizeof(theirs[0]); i++)
+		if (*tlbsd_chan(1, theirs[i]))
+			FAIL("errors: hart 1's register 0x%lx reads 0x%lx on hart 0\n", theirs[i],
+			     (unsigned long)*tlbsd_chan(1, theirs[i]));
+	*tlbsd_chan(1, TLBSD_CH_TARGETS) = 1;
+	*tlbsd_chan(1, TLBSD_CH_ENTRY) = 0;
 	CHECK((int64_t)*tlbsd_chan(1, TLBSD_CH_SUBMIT) == -TLBSD_ERR_FOREIGN);
 	CHECK((int64_t)*tlbsd_chan(1, TLBSD_CH_SUBMIT_ONE) == -TLBSD_ERR_FOREIGN);
-	CHECK(*tlbsd_global(TLBSD_CTR_FOREIGN) == foreign + 3);
-	CHECK(*tlbsd_chan(1, TLBSD_CH_STATUS) & TLBSD_STATUS_IDLE);
+	CHECK(*tlbsd_global(TLBSD_CTR_FOREIGN) == foreign + 4);
 	case_verdict("errors");
 }
 
@@ -611,9 +620,20 @@ static long smode_main(void *arg)
 	for (unsigned i = 0; i < NCASES; i++)
 		run_case(me, &cases[i]);
 	clean_pte_case(me);
+	/* A request each hart's channel holds and never submits: error_cases
+	 * reads hart 1's from hart 0 and must see none of it. */
+	uint64_t mark = TLBSD_ENTRY(TLBSD_KIND_ASID, TLBSD_SIZE_4K, 1, 0, 0x700 + me);
+	*tlbsd_chan(me, TLBSD_CH_TARGETS) = all_harts();
+	*tlbsd_chan(me, TLBSD_CH_ENTRY) = mark;
+	barrier();
 	if (me == 0)
 		error_cases();
 	barrier();
+	if (me != 0) {
+		CHECK(*tlbsd_chan(me, TLBSD_CH_TARGETS) == all_harts());
+		CHECK(*tlbsd_chan(me, TLBSD_CH_ENTRY) == mark);
+	}
+	barrier();	/* hart 0 ends the run only after those checks */
 	return 0;
 }
 

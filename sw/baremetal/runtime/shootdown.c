@@ -1,4 +1,14 @@
+#include "platform.h"
 #include "shootdown.h"
+
+const int tlbsd_stay_closed __attribute__((weak)) = 0;
+
+void tlbsd_open(unsigned long hart)
+{
+	*tlbsd_global(TLBSD_LIMIT(hart) + TLBSD_LIMIT_LIST_BASE) = DRAM_BASE;
+	*tlbsd_global(TLBSD_LIMIT(hart) + TLBSD_LIMIT_LIST_LIMIT) = ~0UL;
+	*tlbsd_global(TLBSD_LIMIT(hart) + TLBSD_LIMIT_ALLOWED) = ~0UL;
+}
 
 static long submit(unsigned long hart, unsigned long reg)
 {

@@ -22,6 +22,13 @@ static inline volatile uint64_t *tlbsd_chan(unsigned long hart, unsigned long of
 	return (volatile uint64_t *)(TLBSD_BASE + TLBSD_CHANNEL(hart) + off);
 }
 
+/* Opens `hart`'s channel (limits on page 0, which reset closed): lists
+ * anywhere in DRAM, every hart a target. The M-mode runtime does it for
+ * every hart at start on a machine with a unit, unless the program defines
+ * tlbsd_stay_closed as 1 (a program that checks the closed reset). */
+void tlbsd_open(unsigned long hart);
+extern const int tlbsd_stay_closed;
+
 /* Posts one request on `hart`'s channel (which must be the calling hart's:
  * another hart's channel answers -TLBSD_ERR_FOREIGN): the ticket (> 0) or
  * -TLBSD_ERR_*. Waits while the channel's queue is full. Orders earlier

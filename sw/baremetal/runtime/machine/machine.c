@@ -1,5 +1,6 @@
 /* M-mode start-up, exit and console for the SoC and QEMU virt. */
 #include "internal.h"
+#include "shootdown.h"
 
 #define RT_ECALL_RETURN_TO_M 0x0b7e0	/* must match machine/crt0.S */
 #define RT_ECALL_CALL_M 0x0b7e1
@@ -39,6 +40,10 @@ void hart_entry(unsigned long hartid)
 	csr_write(stvec, (unsigned long)s_trap_entry);
 	csr_write(satp, 0);
 	sfence_vma_all();
+#if defined(PLATFORM_SOC) || defined(PLATFORM_BOARD)
+	if (!tlbsd_stay_closed)
+		tlbsd_open(hartid);
+#endif
 	int status = main(hartid);
 	if (hartid == boot_hart())
 		exit(status);
