@@ -45,11 +45,9 @@ class FlushAgentIO extends Bundle {
   * except in the cycle the walk's answer (the DTLB's refill) arrives, so no
   * DTLB refill can follow its flush; an L2 TLB refill can land in the PTW
   * flush's own cycle, which ShootdownTile's refill guard covers. At the end
-  * of a request: the ITLB gets a flush of the non-global entries of the
-  * request's ASID (a full one if the request covered global mappings, more
-  * than one ASID or none: Rocket 1.2.6's TLBs have no ASID tags and drop
-  * every non-global entry either way, a core with tags would not), twice,
-  * because a refill landing in the same cycle as a flush survives it; then the core's D$ port is held until the
+  * of a request: the ITLB gets a non-global flush (a full one if the request
+  * covered global mappings), twice, because a refill landing in the same
+  * cycle as a flush survives it; then the core's D$ port is held until the
   * D$ reports `ordered` and the I$ has no refill in flight, so every access
   * and every fetch translated before the flush has been performed; then the
   * ack. docs/shootdown-unit.md has the argument.
@@ -79,11 +77,6 @@ class FlushAgent(queueDepth: Int) extends Module {
   val state = RegInit(sRun)
   /** The request covered global mappings, so the ITLB needs a full flush. */
   val coversGlobal = RegInit(false.B)
-  /** The ASID the request's ASID-naming commands named (valid: `asidSeen`),
-    * and whether they named more than one: what the ITLB flush names. */
-  val reqAsid = Reg(UInt(ShootdownMap.Entry.asidBits.W))
-  val asidSeen = RegInit(false.B)
-  val asidMixed = RegInit(false.B)
   val itlbDone = RegInit(0.U(2.W))
 
   val kindVaAll = ShootdownMap.Entry.kindVaAll.value.U
@@ -100,9 +93,9 @@ class FlushAgent(queueDepth: Int) extends Module {
 
   val itlb = Wire(new AgentSfence)
   itlb.rs1 := false.B
-  itlb.rs2 := !coversGlobal && asidSeen && !asidMixed
+  itlb.rs2 := !coversGlobal
   itlb.vpn := 0.U
-  itlb.asid := reqAsid
+  itlb.asid := c.asid
   io.itlb.valid := state === sItlb && io.sfenceFree
   io.deferred := (flushing || state === sItlb) && !io.sfenceFree
   io.itlb.bits := itlb
@@ -117,11 +110,6 @@ class FlushAgent(queueDepth: Int) extends Module {
   when (io.dtlb.fire()) { bursting := true.B }
   when (!q.valid || c.end) { bursting := false.B }
   when (io.dtlb.fire() && (c.kind === kindVaAll || c.kind === kindAll)) { coversGlobal := true.B }
-  when (io.dtlb.fire() && sf.rs2) {
-    reqAsid := c.asid
-    asidSeen := true.B
-    when (asidSeen && c.asid =/= reqAsid) { asidMixed := true.B }
-  }
   when (state === sRun && q.valid && c.end) {
     state := sItlb
     itlbDone := 0.U
@@ -144,11 +132,7 @@ class FlushAgent(queueDepth: Int) extends Module {
     ack := true.B
     state := sRun
   }
-  when (ack) {
-    coversGlobal := false.B
-    asidSeen := false.B
-    asidMixed := false.B
-  }
+  when (ack) { coversGlobal := false.B }
 
   val earlyAck = io.port.cmd.fire() && io.port.cmd.bits.end
   io.port.ack := Mux(Mutants("ack-before-drain"), earlyAck, ack)

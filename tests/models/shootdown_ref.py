@@ -439,23 +439,17 @@ def agent_events(cmds):
     ("flush", rs1, rs2, vpn, asid, ptw_rs1) once per command on the DTLB and
     PTW together (the PTW gets the same flush, but as one naming no VA when
     the command is NONLEAF: Rocket's walker drops its cache of non-leaf
-    entries only then), then per END two ("itlb", rs2, asid) and one
-    ("ack",). The ITLB flush names the request's ASID (rs2 = 1) when every
-    ASID-naming command named the same one and none covered global
-    mappings; otherwise it is a full flush (rs2 = 0, asid None)."""
+    entries only then), then per END two ("itlb", rs2) and one ("ack",)."""
     events = []
-    covers_global, asids = False, set()
+    covers_global = False
     for c in cmds:
         if c["end"]:
-            one = not covers_global and len(asids) == 1
-            events += [("itlb", int(one), next(iter(asids)) if one else None)] * 2 + [("ack",)]
-            covers_global, asids = False, set()
+            events += [("itlb", int(not covers_global))] * 2 + [("ack",)]
+            covers_global = False
             continue
         kind = c["kind"]
         rs1 = int(kind in (KIND_VA_ASID, KIND_VA_ALL))
-        rs2 = int(kind in (KIND_VA_ASID, KIND_ASID))
-        events.append(("flush", rs1, rs2, c["vpn"], c["asid"], rs1 & int(not c.get("nonleaf", 0))))
+        events.append(("flush", rs1, int(kind in (KIND_VA_ASID, KIND_ASID)), c["vpn"], c["asid"],
+                       rs1 & int(not c.get("nonleaf", 0))))
         covers_global |= kind in (KIND_VA_ALL, KIND_ALL)
-        if rs2:
-            asids.add(c["asid"])
     return events

@@ -206,6 +206,9 @@ int main(unsigned long hartid)
 	}
 	barrier();
 	long r = run_in_smode(storm, 0);
+	/* Each hart's channel is idle (only its own hart may read its STATUS). */
+	CHECK(*tlbsd_chan(hartid, TLBSD_CH_STATUS) & TLBSD_STATUS_IDLE);
+	barrier();
 	if (hartid == 0 && r == 0) {
 		unsigned long reqs = 0, ents = 0, flips = 0, steps = 0;
 		for (unsigned h = 0; h < num_harts(); h++) {
@@ -213,7 +216,6 @@ int main(unsigned long hartid)
 			ents += entries_sent[h];
 			flips += remaps[h];
 			steps += ops[h];
-			CHECK(*tlbsd_chan(h, TLBSD_CH_STATUS) & TLBSD_STATUS_IDLE);
 		}
 		uint64_t completed = *tlbsd_global(TLBSD_CTR_REQUESTS) - requests_before;
 		printf("storm: %u harts, %lu cycles: %lu operations, %lu requests (%lu entries, %lu remaps), "
