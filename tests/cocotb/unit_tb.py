@@ -235,11 +235,9 @@ def lim(c, off):
 
 
 async def open_channels(world):
-    """Opens every channel as firmware does (the unit resets closed): lists
-    anywhere in DRAM, every hart a target."""
+    """Opens every channel as firmware does (the unit resets closed)."""
     for c in range(HARTS):
-        for off, v in [(regs.LIMIT_ALLOWED, (1 << 64) - 1), (regs.LIMIT_LIST_BASE, MEM_BASE),
-                       (regs.LIMIT_LIST_LIMIT, (1 << 64) - 1)]:
+        for off, v in ref.open_limits(MEM_BASE):
             await reg_write(world, lim(c, off), v)
 
 

@@ -279,6 +279,14 @@ class Request:
     entries: list = field(default_factory=list)
 
 
+def open_limits(mem_base):
+    """What firmware writes to a channel's limits to open it (the unit resets
+    closed): lists anywhere in DRAM (LIST_LIMIT all ones: up to its end),
+    every hart a target. [(limit register offset, value)]."""
+    return [(regs.LIMIT_ALLOWED, (1 << 64) - 1), (regs.LIMIT_LIST_BASE, mem_base),
+            (regs.LIMIT_LIST_LIMIT, (1 << 64) - 1)]
+
+
 class UnitModel:
     def __init__(self, harts, max_entries, queue_depth, ceiling, mem_base, mem_size, first_ticket=0, waiting=2):
         self.harts, self.max_entries, self.queue_depth, self.waiting = harts, max_entries, queue_depth, waiting
@@ -315,12 +323,11 @@ class UnitModel:
         return v
 
     def open(self):
-        """Every channel opened as firmware opens it: lists anywhere in DRAM,
-        every hart a target. Returns the model."""
+        """Every channel opened as firmware opens it (open_limits). Returns
+        the model."""
         for c in range(self.harts):
-            self.write_limit(c, regs.LIMIT_LIST_BASE, self.mem_base)
-            self.write_limit(c, regs.LIMIT_LIST_LIMIT, (1 << 64) - 1)
-            self.write_limit(c, regs.LIMIT_ALLOWED, (1 << 64) - 1)
+            for off, value in open_limits(self.mem_base):
+                self.write_limit(c, off, value)
         return self
 
     def write_limit(self, chan, off, value):
