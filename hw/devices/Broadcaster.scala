@@ -17,6 +17,13 @@
 // FAILED. An agent given up on after it took the `end` command still owes
 // that acknowledgement; it is swallowed when it comes, so that it is never
 // taken for a later request's.
+//
+// A target given up on is dead until its agent is idle again (nothing
+// queued, nothing owed): a request that starts while it is dead leaves it
+// out from the start and completes at once with it in FAILED, instead of
+// waiting another TIMEOUT for it. Every request after it, of every
+// channel, would otherwise wait behind that one, since requests complete
+// in order.
 package shootdown.devices
 
 import chisel3._
@@ -57,8 +64,11 @@ class BroadcasterIO(p: BroadcasterParams) extends Bundle {
     * counts for. */
   val ackNow  = Output(UInt(p.nHarts.W))
   val ackSeq  = Output(Vec(p.nHarts, UInt(32.W)))
-  /** Targets given up on this cycle (pulse). */
+  /** Targets given up on this cycle (pulse), and targets a request left
+    * out because they were dead when it started (pulse, as its `end` is
+    * taken). */
   val gaveUp  = Output(UInt(p.nHarts.W))
+  val skipped = Output(UInt(p.nHarts.W))
   /** The oldest waiting request (valid: there is one); its acknowledgements
     * include this cycle's. */
   val oldest  = Output(Valid(new WaitingRequest(p)))
@@ -73,10 +83,16 @@ class Broadcaster(p: BroadcasterParams) extends Module {
   private val n = p.nHarts
   private val slots = p.inFlight
 
-  // Targets the request now sending commands has given up on.
+  // Targets the request now sending commands has given up on, and those
+  // dead when it started (`skip`: left out of it altogether).
   val failedNow = RegInit(0.U(n.W))
-  when (io.start) { failedNow := 0.U }
-  val liveNow = io.targets & ~failedNow
+  val dead = RegInit(0.U(n.W))
+  val skip = RegInit(0.U(n.W))
+  when (io.start) {
+    failedNow := 0.U
+    skip := dead
+  }
+  val liveNow = io.targets & ~failedNow & ~skip
 
   // The waiting requests, oldest at `head`.
   val waits = Reg(Vec(slots, new WaitingRequest(p)))
@@ -142,6 +158,10 @@ class Broadcaster(p: BroadcasterParams) extends Module {
   val giveUpCmd = Mux(expire && pend =/= 0.U, pend, 0.U)
   val giveUpAck = Mux(expire && pend === 0.U, headWaiting, 0.U)
   io.gaveUp := giveUpCmd | giveUpAck
+  val endFire = io.cmd.fire() && io.cmd.bits.end
+  io.skipped := Mux(endFire, io.targets & skip, 0.U)
+  val idle = VecInit(io.agents.zip(owed).map { case (a, o) => !a.busy && o === 0.U }).asUInt
+  dead := (dead & ~idle) | io.gaveUp
   owed.zipWithIndex.foreach { case (o, i) =>
     // Given up on after taking the `end` command: its ack will still come.
     o := o + giveUpAck(i) - (rawAcks(i) && stale(i))
@@ -165,13 +185,13 @@ class Broadcaster(p: BroadcasterParams) extends Module {
     w.failed := w.failed | gaveUpHere
     when (endNow) { w.endPend := w.endPend & ~takes & ~giveUpCmd }
   }
-  when (io.cmd.fire() && io.cmd.bits.end) {
+  when (endFire) {
     val w = waits(tail)
     w.seq := io.seq
     w.live := liveNow & ~giveUpCmd
     w.endPend := liveNow & ~giveUpCmd
     w.acked := 0.U
-    w.failed := failedNow | giveUpCmd
+    w.failed := failedNow | giveUpCmd | io.skipped
     valid(tail) := true.B
     tail := next(tail)
   }

@@ -9,11 +9,18 @@
 //   COUNT > CEILING         the list is not read: one full flush, no error
 //                           (CEILING as it was when the read would begin);
 //   a bus error             ERR_BUS (reading stops there);
+//   a read left unanswered  ERR_LIST_TIMEOUT (likewise: the reader's
+//                           watchdog gave the list up);
 //   else a reserved entry   ERR_BAD_ENTRY (every entry is examined, even
 //                           after the ceiling was passed);
 //   else over CEILING pages one full flush, counted as a fallback.
 // In the error and fallback cases the full flush comes after whatever pages
 // were already sent.
+//
+// The `end` command tells the agents what their ITLB flush must cover: kind
+// ASID with the request's ASID when every command of the request named that
+// one ASID (so no global mapping and no other ASID was flushed), else kind
+// ALL. The agents flush the ITLB once per request, not per page.
 package shootdown.devices
 
 import chisel3._
@@ -37,8 +44,10 @@ class EntryExpanderIO(p: EntryExpanderParams) extends Bundle {
   val entries    = Flipped(Decoupled(UInt(64.W)))
   /** No more of the request's entries will come. */
   val readerDone = Input(Bool())
-  /** Reading the request's list returned a bus error (level). */
-  val busError   = Input(Bool())
+  /** Reading the request's list failed (level): a bus error, or, with
+    * `listTimeout`, a read not answered within TIMEOUT cycles. */
+  val busError    = Input(Bool())
+  val listTimeout = Input(Bool())
 
   val cmd = Decoupled(new FlushCmd)
   /** 0, or the ShootdownMap.Err code the request ends with (final once the
@@ -68,10 +77,12 @@ class EntryExpander(p: EntryExpanderParams) extends Module {
   val full     = RegInit(false.B)  // a full flush replaces the rest of the list
   val needAll  = RegInit(false.B)  // that full flush is still to be sent
   val busErr   = RegInit(false.B)
+  val listTo   = RegInit(false.B)  // the list failure was a timeout
   val badEntry = RegInit(false.B)
   val pagesSent = Reg(UInt(p.pageCountBits.W))
   val entriesTaken = Reg(UInt(p.countBits.W))
-  io.errCode := Mux(busErr, Err.busError.value.U, Mux(badEntry, Err.badEntry.value.U, 0.U))
+  io.errCode := Mux(busErr, Mux(listTo, Err.listTimeout.value.U, Err.busError.value.U),
+    Mux(badEntry, Err.badEntry.value.U, 0.U))
   io.fallback := full && !busErr && !badEntry
 
   val e = io.entries.bits
@@ -80,6 +91,11 @@ class EntryExpander(p: EntryExpanderParams) extends Module {
   val eVpn   = e(Entry.vaTop, Entry.vaShift)
   val eAsid  = e(Entry.asidShift + Entry.asidBits - 1, Entry.asidShift)
   val pageIdx = RegInit(0.U((Entry.pagesBits + 1).W))
+  // The scope of the `end` command's ITLB flush: the request's commands so
+  // far all named `oneAsid` (none yet: `noneYet`), or `scoped` is false.
+  val noneYet = Reg(Bool())
+  val scoped = Reg(Bool())
+  val oneAsid = Reg(UInt(Entry.asidBits.W))
   val strideShift =
     Mux(Mutants("superpage-4k-stride"), 0.U,
       MuxLookup(eSize, 0.U, Entry.sizeLog2.zipWithIndex.map { case (l, i) => i.U -> (l - Entry.vaShift).U }))
@@ -104,6 +120,7 @@ class EntryExpander(p: EntryExpanderParams) extends Module {
       // The list failed (a level from here on): a full flush replaces the
       // rest, before the `end` can go out.
       busErr := true.B
+      listTo := io.listTimeout
       full := true.B
       needAll := !full || needAll
     } .elsewhen (needAll) {
@@ -135,6 +152,17 @@ class EntryExpander(p: EntryExpanderParams) extends Module {
       io.cmd.bits.end := true.B
     }
     when (io.cmd.fire() && io.cmd.bits.end) { active := false.B }
+    when (io.cmd.fire() && !io.cmd.bits.end) {
+      noneYet := false.B
+      when (io.cmd.bits.kind(0) || (!noneYet && io.cmd.bits.asid =/= oneAsid)) { scoped := false.B }
+      oneAsid := io.cmd.bits.asid
+    }
+  }
+  when (io.cmd.bits.end) {
+    io.cmd.bits.kind := Mux(scoped && !noneYet, Entry.kindAsid.value.U, Entry.kindAll.value.U)
+    io.cmd.bits.asid := oneAsid
+    io.cmd.bits.vpn := 0.U
+    io.cmd.bits.nonLeaf := false.B
   }
 
   when (io.start) {
@@ -142,7 +170,10 @@ class EntryExpander(p: EntryExpanderParams) extends Module {
     entriesTaken := 0.U
     pagesSent := 0.U
     pageIdx := 0.U
+    noneYet := true.B
+    scoped := true.B
     busErr := false.B
+    listTo := false.B
     badEntry := false.B
     // A list longer than the ceiling (each entry is at least one page) is
     // not even read.

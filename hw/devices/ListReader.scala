@@ -2,6 +2,13 @@
 // 64-bit entries, reading whole cache blocks with up to `listReads` reads in
 // flight. It speaks plain bundles, not TileLink, so that a bench can drive
 // it alone; ShootdownUnit adapts them to its TileLink client port.
+//
+// A watchdog: when reads are outstanding and none is answered for TIMEOUT
+// cycles in a row (an uncalibrated DRAM controller, memory declared larger
+// than fitted), the list is given up (`timedOut`) and the reads outstanding
+// are lost: their sources are not used again until their answers come, and
+// those answers are dropped. The unit goes on; a later list that cannot
+// get a read out because every source is lost times out the same way.
 package shootdown.devices
 
 import chisel3._
@@ -42,6 +49,8 @@ class ListReaderIO(p: ListReaderParams) extends Bundle {
   val start = Input(Bool())
   val list  = Input(UInt(p.addrBits.W))
   val count = Input(UInt(p.countBits.W))
+  /** TIMEOUT: cycles without an answer before the list is given up (0: never). */
+  val timeout = Input(UInt(32.W))
 
   val get  = Decoupled(new ListGet(p))
   /** Always taken: every read has room reserved before it is issued. */
@@ -56,6 +65,9 @@ class ListReaderIO(p: ListReaderParams) extends Bundle {
   /** A beat of the current (or last) list came back bad: the reader issued
     * no more of its reads and dropped the rest of its beats. */
   val failed = Output(Bool())
+  /** The current (or last) list was given up: no read was answered for
+    * TIMEOUT cycles. */
+  val timedOut = Output(Bool())
   /** Every read of the list was issued (or the reader stopped at a bad
     * beat) and answered: the reader may start the next. */
   val done = Output(Bool())
@@ -78,8 +90,10 @@ class ListReader(p: ListReaderParams) extends Module {
   val list = RegInit(0.U(addrBits.W))
   val count = RegInit(0.U(countBits.W))
   val failed = RegInit(false.B)
+  val timedOut = RegInit(false.B)
   val delivered = RegInit(0.U(countBits.W))
   io.failed := failed
+  io.timedOut := timedOut
   io.delivered := delivered
 
   val firstBlock = list >> lgBlock
@@ -89,12 +103,14 @@ class ListReader(p: ListReaderParams) extends Module {
   val reserved = RegInit(0.U(log2Ceil(room + 1).W))  // beats promised to reads in flight
   val hasRoom = entryQ.io.count +& reserved +& entriesPerBlock.U <= room.U
   val srcBusy = RegInit(0.U(listReads.W))
+  val lost = RegInit(0.U(listReads.W))  // busy reads given up on (a subset of srcBusy)
   val srcBlock = Reg(Vec(listReads, UInt(blockCountBits.W)))  // block number within the list
   // A block's beats arrive together (TileLink does not interleave messages).
   val beatIdx = RegInit(0.U(log2Ceil(entriesPerBlock).W))
   val freeSrc = PriorityEncoder(~srcBusy)
 
-  io.get.valid := !failed && issued < nBlocks && !srcBusy.andR && hasRoom
+  val stopped = failed || timedOut
+  io.get.valid := !stopped && issued < nBlocks && !srcBusy.andR && hasRoom
   io.get.bits.source := freeSrc
   io.get.bits.addr := ((firstBlock +& issued) << lgBlock)(addrBits - 1, 0)
   val issuedNow = Mux(io.get.fire(), UIntToOH(freeSrc, listReads), 0.U)
@@ -109,9 +125,10 @@ class ListReader(p: ListReaderParams) extends Module {
   when (io.beat.valid) { beatIdx := Mux(last, 0.U, beatIdx + 1.U) }
   val pos = Cat(srcBlock(b.source), beatIdx)
   val firstPos = list(lgBlock - 1, entryAddrBits)
-  val inList = pos >= firstPos && pos < firstPos +& count
+  val fromLost = lost(b.source)
+  val inList = pos >= firstPos && pos < firstPos +& count && !fromLost
   val bad = io.beat.valid && b.bad && inList
-  val keep = io.beat.valid && inList && !failed && !b.bad
+  val keep = io.beat.valid && inList && !stopped && !b.bad
   entryQ.io.enq.valid := keep
   entryQ.io.enq.bits := b.data
   assert(!(entryQ.io.enq.valid && !entryQ.io.enq.ready), "shootdown list reader: a beat without reserved room")
@@ -121,7 +138,18 @@ class ListReader(p: ListReaderParams) extends Module {
   val answered = Mux(io.beat.valid && last, UIntToOH(b.source, listReads), 0.U)
   srcBusy := (srcBusy | issuedNow) & ~answered
 
-  io.done := (failed || issued === nBlocks) && srcBusy === 0.U
+  // The watchdog counts cycles in which the list waits for memory: a read
+  // of it is outstanding, or it cannot issue one because every source is
+  // lost; not cycles in which it waits for room (the agents are slow).
+  val live = srcBusy & ~lost
+  val waitingMem = live =/= 0.U || (!stopped && issued < nBlocks && srcBusy.andR)
+  val stall = RegInit(0.U(32.W))
+  stall := Mux(!waitingMem || (io.beat.valid && !fromLost), 0.U, stall + 1.U)
+  val expire = waitingMem && io.timeout =/= 0.U && stall >= io.timeout - 1.U && !(io.beat.valid && !fromLost)
+  lost := (lost | Mux(expire, live, 0.U)) & ~answered
+  when (expire) { timedOut := true.B }
+
+  io.done := (stopped || issued === nBlocks) && live === 0.U
   when (io.start) {
     assert(io.done, "shootdown list reader: started while reading")
     list := io.list
@@ -129,5 +157,6 @@ class ListReader(p: ListReaderParams) extends Module {
     issued := 0.U
     delivered := 0.U
     failed := false.B
+    timedOut := false.B
   }
 }

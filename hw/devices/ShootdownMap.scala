@@ -77,8 +77,8 @@ object ShootdownMap {
     val fallbacks = RegDesc("CTR_FALLBACKS", 0x028, R, 64, "requests run as a full flush because of CEILING", volatile = true)
     val errors    = RegDesc("CTR_ERRORS", 0x030, R, 64, "requests refused at submission or completed with an error", volatile = true)
     val timeout   = RegDesc("TIMEOUT", 0x038, RW, 32,
-      "cycles a request waits for a target to take a command or acknowledge; then it gives up on that target (FAILED, ERR_TIMEOUT) and goes on without it; 0 waits for ever; reset: the build's value", reset = None)
-    val timeouts  = RegDesc("CTR_TIMEOUTS", 0x040, R, 64, "targets given up on (one per target and request)", volatile = true)
+      "cycles a request waits for a target to take a command or acknowledge, then it gives up on that target (FAILED, ERR_TIMEOUT) and goes on without it; and cycles the list reader waits for an answer, then it gives the list up (ERR_LIST_TIMEOUT); 0 waits for ever; reset: the build's value", reset = None)
+    val timeouts  = RegDesc("CTR_TIMEOUTS", 0x040, R, 64, "targets given up on or left out as dead (one per target and request)", volatile = true)
     val foreign   = RegDesc("CTR_FOREIGN", 0x048, R, 64, "channel writes and submits refused because another hart made them", volatile = true)
     val agentCycles = RegDesc("AGENT_CYCLES", 0x100, R, 64,
       "one register per hart, 8 bytes apart: cycles that hart's flush agent spent busy (flushing or draining)", volatile = true)
@@ -108,7 +108,7 @@ object ShootdownMap {
     val list     = RegDesc("LIST", 0x08, RW, 64, "physical address of the next request's entry list (8-byte aligned, inside DRAM and the channel's LIST_BASE..LIST_LIMIT window); an address above the unit's width is stored, and reads back, as all ones with its low 3 bits kept")
     val count    = RegDesc("COUNT", 0x10, RW, 32, "entries in the list, 1 to INFO.max_entries; a larger value is stored, and reads back, as INFO.max_entries + 1")
     val submit   = RegDesc("SUBMIT", 0x18, R, 64,
-      "a 64-bit read submits TARGETS/LIST/COUNT as one request; returns its ticket (never 0), 0 if the channel's queue is full (nothing was submitted: retry), or minus an error code (nothing was submitted)",
+      "a 64-bit read submits TARGETS/LIST/COUNT as one request; returns its ticket (never 0), 0 if the channel's queue is full (nothing was submitted: retry), or minus an error code (nothing was submitted); a narrower read submits nothing and answers -ERR_NARROW",
       rdAction = Some(RegFieldRdAction.MODIFY), volatile = true)
     val status   = RegDesc("STATUS", 0x20, R, 64, "progress of the channel's requests (requests of a channel complete in order)", Seq(
       FieldDesc("DONE", 0, 32, "ticket of the last completed request"),
@@ -121,12 +121,17 @@ object ShootdownMap {
     val irqEnable  = RegDesc("IRQ_ENABLE", 0x38, RW, 1, "1: raise this channel's interrupt when the channel becomes IDLE")
     val irqPending = RegDesc("IRQ_PENDING", 0x40, RW, 1, "1: the channel became IDLE since last cleared",
       wrType = Some(RegFieldWrType.ONE_TO_CLEAR), volatile = true)
-    val failed   = RegDesc("FAILED", 0x48, R, 64, "targets the last request that ended with ERR_TIMEOUT gave up on", volatile = true)
+    val failed   = RegDesc("FAILED", 0x48, RW, 64,
+      "targets this channel's requests gave up on (ERR_TIMEOUT) since software last cleared them: bits are only added until cleared",
+      wrType = Some(RegFieldWrType.ONE_TO_CLEAR), volatile = true)
     val entry    = RegDesc("ENTRY", 0x50, RW, 64, "one list entry, for SUBMIT_ONE")
     val submitOne = RegDesc("SUBMIT_ONE", 0x58, R, 64,
-      "a 64-bit read submits TARGETS and ENTRY as a one-entry request (no list is read); answers as SUBMIT does, and refuses a reserved ENTRY with ERR_BAD_ENTRY",
+      "a 64-bit read submits TARGETS and ENTRY as a one-entry request (no list is read); answers as SUBMIT does (a narrower read submits nothing), and refuses a reserved ENTRY with ERR_BAD_ENTRY",
       rdAction = Some(RegFieldRdAction.MODIFY), volatile = true)
-    val all = Seq(targets, list, count, submit, status, error, acked, irqEnable, irqPending, failed, entry, submitOne)
+    val errors   = RegDesc("ERRORS", 0x60, RW, 16,
+      "sticky error summary: bit c is set when a submission on this channel was refused with code c or one of its requests completed with code c (ERR_FOREIGN and ERR_NARROW are not recorded), and stays set until cleared; ERROR keeps only the last error",
+      wrType = Some(RegFieldWrType.ONE_TO_CLEAR), volatile = true)
+    val all = Seq(targets, list, count, submit, status, error, acked, irqEnable, irqPending, failed, entry, submitOne, errors)
   }
 
   /** Error codes: SUBMIT returns `-code`, ERROR.CODE holds `code`. */
@@ -137,10 +142,15 @@ object ShootdownMap {
     val badRange   = ConstDesc("ERR_BAD_RANGE", 4, "the list does not lie entirely inside DRAM")
     val badEntry   = ConstDesc("ERR_BAD_ENTRY", 5, "an entry uses a reserved encoding: the request ran as a full flush (SUBMIT_ONE: nothing was submitted)")
     val busError   = ConstDesc("ERR_BUS", 6, "reading the list returned a bus error; the request ran as a full flush")
-    val timeout    = ConstDesc("ERR_TIMEOUT", 7, "targets (FAILED) did not take a command or acknowledge within TIMEOUT cycles; the request completed for the others")
+    val timeout    = ConstDesc("ERR_TIMEOUT", 7, "targets (FAILED) did not take a command or acknowledge within TIMEOUT cycles, or were left out at once because an earlier request gave up on them and their agents have not been idle since; the request completed for the others")
     val denied     = ConstDesc("ERR_DENIED", 8, "TARGETS names a hart outside the channel's ALLOWED mask, or the list leaves its LIST_BASE..LIST_LIMIT window")
     val foreign    = ConstDesc("ERR_FOREIGN", 9, "another hart read this channel's SUBMIT or SUBMIT_ONE (not recorded in ERROR)")
-    val all = Seq(badTargets, badCount, badAlign, badRange, badEntry, busError, timeout, denied, foreign)
+    val narrow     = ConstDesc("ERR_NARROW", 10, "SUBMIT or SUBMIT_ONE was read with fewer than its 64 bits (a 32-bit read gets its half of the answer): nothing was submitted (not recorded in ERROR)")
+    val listTimeout = ConstDesc("ERR_LIST_TIMEOUT", 11, "a read of the list was not answered within TIMEOUT cycles: the request ran as one full flush; the unit uses that read's slot again only once its answer comes")
+    val all = Seq(badTargets, badCount, badAlign, badRange, badEntry, busError, timeout, denied, foreign, narrow, listTimeout)
+    /** Bits of a channel's ERRORS summary: one per code (bit 0 unused). */
+    val summaryBits = all.map(_.value).max.toInt + 1
+    require(summaryBits <= Channel.errors.bits, "ERRORS has no bit for every error code")
   }
 
   /** A 64-bit list entry, in the style of Arm's TLBI operand:

@@ -53,7 +53,9 @@ object FlushCmd {
 
 /** One command from the unit to every target's agent. */
 class FlushCmd extends Bundle {
-  /** No flush: finish the request (final ITLB flush, drain, acknowledge). */
+  /** No DTLB or walker flush: finish the request (the ITLB flush, drain,
+    * acknowledge). Its `kind` and `asid` scope the ITLB flush: kind 2 (ASID)
+    * when every command of the request named that ASID, else 3 (all). */
   val end  = Bool()
   /** ShootdownMap.Entry kinds: 0 VA in ASID, 1 VA in all ASIDs, 2 ASID, 3 all. */
   val kind = UInt(2.W)
@@ -180,6 +182,11 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
       s"(clients: ${tapEdge.client.clients.map(_.name).mkString(", ")})")
   }
   private val requester = regIn.a.bits.source >> sourceShift
+  // A read that submits must take the whole register: rocket-chip's register
+  // map calls a field's read function when the access touches any of its
+  // bytes, so a 32-bit read of SUBMIT would otherwise submit and see half
+  // of the answer.
+  private val wholeWord = regIn.a.bits.mask.andR
   private def fromOwner(h: Int): Bool = ownerRanges(h).map(_.contains(requester)).reduce(_ || _)
 
   // Registers are only as wide as what they must tell apart. LIST holds
@@ -224,7 +231,15 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
     val done    = RegInit(0.U(32.W))  // last ticket completed
     val errWord = RegInit(0.U(40.W))  // code << 32 | ticket
     val acked   = RegInit(0.U(n.W))
-    val failed  = RegInit(0.U(n.W))
+    val failed  = RegInit(0.U(n.W))   // sticky until written 1s clear it
+    val errors  = RegInit(0.U(Err.summaryBits.W))  // sticky: bit c = code c seen
+    /** This cycle's additions to `failed` and `errors` (the engine's, or a
+      * refused submission's) and the bits a write clears: a bit both set
+      * and cleared in one cycle stays set. */
+    val failedSet, failedClear = WireDefault(0.U(n.W))
+    val errorsSet, errorsClear = WireDefault(0.U(Err.summaryBits.W))
+    failed := failed & ~failedClear | failedSet
+    errors := errors & ~errorsClear | errorsSet
     val irqEn   = RegInit(false.B)
     val irqPend = RegInit(false.B)
     val queue   = Module(new Queue(newRequest, prm.queueDepth))
@@ -266,8 +281,11 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
       when (ready) {
         when (!own) {
           foreign := true.B
+        } .elsewhen (!wholeWord) {
+          // nothing: the answer says so
         } .elsewhen (code =/= 0.U) {
           errWord := Cat(code, 0.U(32.W))
+          errorsSet := UIntToOH(code, Err.summaryBits)
           submitError := true.B
         } .elsewhen (!full) {
           queue.io.enq.valid := true.B
@@ -277,7 +295,8 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
         }
       }
       val answer = Mux(!own, 0.U(64.W) - Err.foreign.value.U,
-        Mux(code =/= 0.U, 0.U(64.W) - code, Mux(full, submitBusy.U(64.W), ticket)))
+        Mux(!wholeWord, 0.U(64.W) - Err.narrow.value.U,
+          Mux(code =/= 0.U, 0.U(64.W) - code, Mux(full, submitBusy.U(64.W), ticket))))
       (true.B, answer)
     })
     /** STATUS.IDLE: every ticket handed out has completed. */
@@ -311,9 +330,10 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
         owned(Channel.acked, acked),
         owned(Channel.irqEnable, irqEn, Some(plain(irqEn, _(0)))),
         owned(Channel.irqPending, irqPend, Some(ownWrite((_, d) => when (d(0)) { irqPend := false.B }))),
-        owned(Channel.failed, failed),
+        owned(Channel.failed, failed, Some(ownWrite((_, d) => failedClear := d(n - 1, 0)))),
         owned(Channel.entry, entry, Some(plain(entry))),
-        field(Channel.submitOne, submitter(entryCode, inline = true)))
+        field(Channel.submitOne, submitter(entryCode, inline = true)),
+        owned(Channel.errors, errors, Some(ownWrite((_, d) => errorsClear := d(Err.summaryBits - 1, 0)))))
     }
 
     def limitRegs: Seq[(Int, Seq[RegField])] = {
@@ -397,6 +417,7 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   private def listOf(r: ShootdownRequest) = ShootdownRequest.list(r, addrBits)
   private def countOf(r: ShootdownRequest) = ShootdownRequest.count(r, addrBits, prm.countBits)
   reader.io.list := listOf(incoming)
+  reader.io.timeout := timeout
   reader.io.count := countOf(incoming)
   when (fire) {
     reqR := incoming
@@ -427,10 +448,12 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   val limitS = RegInit(0.U(prm.countBits.W))
   val readDoneS = RegInit(true.B)
   val busErrS = RegInit(false.B)
+  val listToS = RegInit(false.B)
   when (readingS) {
     limitS := reader.io.delivered
     readDoneS := reader.io.done
-    busErrS := reader.io.failed
+    busErrS := reader.io.failed || reader.io.timedOut
+    listToS := reader.io.timedOut
   }
   when (reader.io.start) { readingS := false.B }
   when (start) {
@@ -440,11 +463,13 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
     readingS := newReads && !(reader.io.start && inR)
     limitS := Mux(newReads, reader.io.delivered, 0.U)
     readDoneS := !newReads || reader.io.done
-    busErrS := newReads && reader.io.failed
+    busErrS := newReads && (reader.io.failed || reader.io.timedOut)
+    listToS := newReads && reader.io.timedOut
   }
   val limitNow = Mux(readingS, reader.io.delivered, limitS)
   val readDoneNow = Mux(readingS, reader.io.done, readDoneS)
-  val busErrNow = Mux(readingS, reader.io.failed, busErrS)
+  val busErrNow = Mux(readingS, reader.io.failed || reader.io.timedOut, busErrS)
+  val listToNow = Mux(readingS, reader.io.timedOut, listToS)
   val takenS = RegInit(0.U(prm.countBits.W))
   val inlineLeft = RegInit(false.B)
   when (start) {
@@ -482,6 +507,7 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   expander.io.entries <> entries
   expander.io.readerDone := req.inline || (readDoneNow && !listLeft)
   expander.io.busError := !req.inline && busErrNow
+  expander.io.listTimeout := listToNow
 
   broadcaster.io.start := start
   broadcaster.io.targets := req.targets
@@ -518,7 +544,7 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   when (complete && done.fallback && errCode === 0.U) { ctrFallbacks := ctrFallbacks + 1.U }
   when (complete) { ctrRequests := ctrRequests + 1.U }
   ctrErrors := ctrErrors + PopCount(channels.map(_.submitError)) + (complete && errCode =/= 0.U)
-  ctrTimeouts := ctrTimeouts + PopCount(broadcaster.io.gaveUp)
+  ctrTimeouts := ctrTimeouts + PopCount(broadcaster.io.gaveUp) + PopCount(broadcaster.io.skipped)
   ctrForeign := ctrForeign + PopCount(foreign)
 
   // ACKED: the acknowledgements of the channel's oldest waiting request (or
@@ -533,8 +559,11 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
     val doneTicket = nextTicket(c.done)
     when (complete && oldestMine) {
       c.done := doneTicket
-      when (errCode =/= 0.U) { c.errWord := Cat(errCode, doneTicket) }
-      when (failed =/= 0.U) { c.failed := failed }
+      when (errCode =/= 0.U) {
+        c.errWord := Cat(errCode, doneTicket)
+        c.errorsSet := UIntToOH(errCode, Err.summaryBits)
+      }
+      c.failedSet := failed
       when (doneTicket === c.posted) { c.irqPend := true.B }
     }
     when (start && newChan === c.index.U) { c.started := nextTicket(c.started) }

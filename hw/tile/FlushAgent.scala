@@ -45,9 +45,11 @@ class FlushAgentIO extends Bundle {
   * except in the cycle the walk's answer (the DTLB's refill) arrives, so no
   * DTLB refill can follow its flush; an L2 TLB refill can land in the PTW
   * flush's own cycle, which ShootdownTile's refill guard covers. At the end
-  * of a request: the ITLB gets a non-global flush (a full one if the request
-  * covered global mappings), twice, because a refill landing in the same
-  * cycle as a flush survives it; then the core's D$ port is held until the
+  * of a request: the ITLB gets the flush the `end` command names (the
+  * request's one ASID, or everything: EntryExpander decides), twice, because
+  * a refill landing in the same cycle as a flush survives it; the `end`
+  * stays at the head of the queue until then, so the flush reads its kind
+  * and ASID there; then the core's D$ port is held until the
   * D$ reports `ordered` and the I$ has no refill in flight, so every access
   * and every fetch translated before the flush has been performed; then the
   * ack. docs/shootdown-unit.md has the argument.
@@ -75,12 +77,8 @@ class FlushAgent(queueDepth: Int) extends Module {
 
   val sRun :: sItlb :: sDrain :: Nil = Enum(3)
   val state = RegInit(sRun)
-  /** The request covered global mappings, so the ITLB needs a full flush. */
-  val coversGlobal = RegInit(false.B)
   val itlbDone = RegInit(0.U(2.W))
 
-  val kindVaAll = ShootdownMap.Entry.kindVaAll.value.U
-  val kindAll = ShootdownMap.Entry.kindAll.value.U
   val sf = Wire(new AgentSfence)
   sf.rs1 := !c.kind(1)   // kinds 0 and 1 name a VA
   sf.rs2 := !c.kind(0)   // kinds 0 and 2 name an ASID
@@ -91,11 +89,10 @@ class FlushAgent(queueDepth: Int) extends Module {
   io.dtlb.valid := flushing && io.sfenceFree
   io.dtlb.bits := sf
 
-  val itlb = Wire(new AgentSfence)
+  // At the end of a request (an `end` command at the head): kind ASID or ALL.
+  val itlb = WireDefault(sf)
   itlb.rs1 := false.B
-  itlb.rs2 := !coversGlobal
   itlb.vpn := 0.U
-  itlb.asid := c.asid
   io.itlb.valid := state === sItlb && io.sfenceFree
   io.deferred := (flushing || state === sItlb) && !io.sfenceFree
   io.itlb.bits := itlb
@@ -106,20 +103,18 @@ class FlushAgent(queueDepth: Int) extends Module {
   // a flush that names no VA (Rocket's PTW), so send it one.
   when (c.nonLeaf) { io.ptw.bits.rs1 := false.B }
 
-  q.ready := state === sRun && (c.end || io.dtlb.fire())
+  val itlbLast = io.itlb.valid && itlbDone === 1.U
+  q.ready := Mux(c.end, itlbLast, state === sRun && io.dtlb.fire())
   when (io.dtlb.fire()) { bursting := true.B }
   when (!q.valid || c.end) { bursting := false.B }
-  when (io.dtlb.fire() && (c.kind === kindVaAll || c.kind === kindAll)) { coversGlobal := true.B }
   when (state === sRun && q.valid && c.end) {
     state := sItlb
     itlbDone := 0.U
   }
 
   val ack = WireDefault(false.B)
-  when (io.itlb.valid) {
-    itlbDone := itlbDone + 1.U
-    when (itlbDone === 1.U) { state := sDrain }
-  }
+  when (io.itlb.valid) { itlbDone := itlbDone + 1.U }
+  when (itlbLast) { state := sDrain }
 
   // Hold the core off for two cycles before trusting `ordered`: an access the
   // D$ accepted in the cycle the hold began is in its stage 1 only then.
@@ -132,7 +127,6 @@ class FlushAgent(queueDepth: Int) extends Module {
     ack := true.B
     state := sRun
   }
-  when (ack) { coversGlobal := false.B }
 
   val earlyAck = io.port.cmd.fire() && io.port.cmd.bits.end
   io.port.ack := Mux(Mutants("ack-before-drain"), earlyAck, ack)

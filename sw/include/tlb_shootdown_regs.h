@@ -25,8 +25,8 @@
 #define TLBSD_CTR_PAGES                    0x20    /* R: page flushes sent to the agents (one per page, whatever the number of targets) */
 #define TLBSD_CTR_FALLBACKS                0x28    /* R: requests run as a full flush because of CEILING */
 #define TLBSD_CTR_ERRORS                   0x30    /* R: requests refused at submission or completed with an error */
-#define TLBSD_TIMEOUT                      0x38    /* RW: cycles a request waits for a target to take a command or acknowledge; then it gives up on that target (FAILED, ERR_TIMEOUT) and goes on without it; 0 waits for ever; reset: the build's value */
-#define TLBSD_CTR_TIMEOUTS                 0x40    /* R: targets given up on (one per target and request) */
+#define TLBSD_TIMEOUT                      0x38    /* RW: cycles a request waits for a target to take a command or acknowledge, then it gives up on that target (FAILED, ERR_TIMEOUT) and goes on without it; and cycles the list reader waits for an answer, then it gives the list up (ERR_LIST_TIMEOUT); 0 waits for ever; reset: the build's value */
+#define TLBSD_CTR_TIMEOUTS                 0x40    /* R: targets given up on or left out as dead (one per target and request) */
 #define TLBSD_CTR_FOREIGN                  0x48    /* R: channel writes and submits refused because another hart made them */
 #define TLBSD_AGENT_CYCLES                 0x100   /* R: one register per hart, 8 bytes apart: cycles that hart's flush agent spent busy (flushing or draining) */
 #define TLBSD_AGENT_CYCLES_HART(h)         (0x100 + 8 * (h))
@@ -49,15 +49,16 @@
 #define TLBSD_CH_TARGETS                   0x0     /* RW: hart mask of the next request (bit h = hart h); a mask naming an absent hart is stored, and reads back, as 0 */
 #define TLBSD_CH_LIST                      0x8     /* RW: physical address of the next request's entry list (8-byte aligned, inside DRAM and the channel's LIST_BASE..LIST_LIMIT window); an address above the unit's width is stored, and reads back, as all ones with its low 3 bits kept */
 #define TLBSD_CH_COUNT                     0x10    /* RW: entries in the list, 1 to INFO.max_entries; a larger value is stored, and reads back, as INFO.max_entries + 1 */
-#define TLBSD_CH_SUBMIT                    0x18    /* R, read has an effect: a 64-bit read submits TARGETS/LIST/COUNT as one request; returns its ticket (never 0), 0 if the channel's queue is full (nothing was submitted: retry), or minus an error code (nothing was submitted) */
+#define TLBSD_CH_SUBMIT                    0x18    /* R, read has an effect: a 64-bit read submits TARGETS/LIST/COUNT as one request; returns its ticket (never 0), 0 if the channel's queue is full (nothing was submitted: retry), or minus an error code (nothing was submitted); a narrower read submits nothing and answers -ERR_NARROW */
 #define TLBSD_CH_STATUS                    0x20    /* R: progress of the channel's requests (requests of a channel complete in order) */
 #define TLBSD_CH_ERROR                     0x28    /* RW, any write clears: last error on this channel */
 #define TLBSD_CH_ACKED                     0x30    /* R: targets that have acknowledged the channel's oldest request in the unit, or the last one completed */
 #define TLBSD_CH_IRQ_ENABLE                0x38    /* RW: 1: raise this channel's interrupt when the channel becomes IDLE */
 #define TLBSD_CH_IRQ_PENDING               0x40    /* RW, write 1 to clear: 1: the channel became IDLE since last cleared */
-#define TLBSD_CH_FAILED                    0x48    /* R: targets the last request that ended with ERR_TIMEOUT gave up on */
+#define TLBSD_CH_FAILED                    0x48    /* RW, write 1 to clear: targets this channel's requests gave up on (ERR_TIMEOUT) since software last cleared them: bits are only added until cleared */
 #define TLBSD_CH_ENTRY                     0x50    /* RW: one list entry, for SUBMIT_ONE */
-#define TLBSD_CH_SUBMIT_ONE                0x58    /* R, read has an effect: a 64-bit read submits TARGETS and ENTRY as a one-entry request (no list is read); answers as SUBMIT does, and refuses a reserved ENTRY with ERR_BAD_ENTRY */
+#define TLBSD_CH_SUBMIT_ONE                0x58    /* R, read has an effect: a 64-bit read submits TARGETS and ENTRY as a one-entry request (no list is read); answers as SUBMIT does (a narrower read submits nothing), and refuses a reserved ENTRY with ERR_BAD_ENTRY */
+#define TLBSD_CH_ERRORS                    0x60    /* RW, write 1 to clear: sticky error summary: bit c is set when a submission on this channel was refused with code c or one of its requests completed with code c (ERR_FOREIGN and ERR_NARROW are not recorded), and stays set until cleared; ERROR keeps only the last error */
 #define TLBSD_STATUS_DONE_SHIFT            0
 #define TLBSD_STATUS_DONE(v)               (((v) >> 0) & 0xffffffffUL) /* ticket of the last completed request */
 #define TLBSD_STATUS_IDLE                  (1UL << 32) /* every request this channel submitted has completed */
@@ -75,9 +76,11 @@
 #define TLBSD_ERR_BAD_RANGE                4       /* the list does not lie entirely inside DRAM */
 #define TLBSD_ERR_BAD_ENTRY                5       /* an entry uses a reserved encoding: the request ran as a full flush (SUBMIT_ONE: nothing was submitted) */
 #define TLBSD_ERR_BUS                      6       /* reading the list returned a bus error; the request ran as a full flush */
-#define TLBSD_ERR_TIMEOUT                  7       /* targets (FAILED) did not take a command or acknowledge within TIMEOUT cycles; the request completed for the others */
+#define TLBSD_ERR_TIMEOUT                  7       /* targets (FAILED) did not take a command or acknowledge within TIMEOUT cycles, or were left out at once because an earlier request gave up on them and their agents have not been idle since; the request completed for the others */
 #define TLBSD_ERR_DENIED                   8       /* TARGETS names a hart outside the channel's ALLOWED mask, or the list leaves its LIST_BASE..LIST_LIMIT window */
 #define TLBSD_ERR_FOREIGN                  9       /* another hart read this channel's SUBMIT or SUBMIT_ONE (not recorded in ERROR) */
+#define TLBSD_ERR_NARROW                   10      /* SUBMIT or SUBMIT_ONE was read with fewer than its 64 bits (a 32-bit read gets its half of the answer): nothing was submitted (not recorded in ERROR) */
+#define TLBSD_ERR_LIST_TIMEOUT             11      /* a read of the list was not answered within TIMEOUT cycles: the request ran as one full flush; the unit uses that read's slot again only once its answer comes */
 
 /* List entry: one 64-bit word, 8-byte aligned. */
 #define TLBSD_ENTRY_BYTES                  8

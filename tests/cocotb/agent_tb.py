@@ -31,14 +31,17 @@ async def reset(dut):
 async def run(dut, n_cmds, p_end, p_ready, p_free, p_ordered, p_valid, p_fetch_idle=0.8):
     cocotb.start_soon(Clock(dut.clock, PERIOD_NS, units="ns").start())
     await reset(dut)
+    def end():
+        # The unit's END names the ITLB flush: kind ASID (2) or ALL (3).
+        return {"end": 1, "kind": random.choice((2, 3)), "vpn": 0, "asid": random.getrandbits(16), "nonleaf": 0}
     cmds = []
     for _ in range(n_cmds):
         if random.random() < p_end:
-            cmds.append({"end": 1, "kind": 0, "vpn": 0, "asid": 0, "nonleaf": 0})
+            cmds.append(end())
         else:
             cmds.append({"end": 0, "kind": random.randrange(4), "vpn": random.getrandbits(36),
                          "asid": random.getrandbits(16), "nonleaf": int(random.random() < 0.3)})
-    cmds.append({"end": 1, "kind": 0, "vpn": 0, "asid": 0, "nonleaf": 0})
+    cmds.append(end())
     want = agent_events(cmds)
     got = []
     ptw_flushes, dtlb_flushes = [], []
@@ -96,7 +99,8 @@ async def run(dut, n_cmds, p_end, p_ready, p_free, p_ordered, p_valid, p_fetch_i
             got.append(("flush", *bits, p[0]))
         if itlb:
             assert field(dut, "io_itlb_bits_rs1") == 0, f"{where}: the ITLB only gets whole flushes"
-            got.append(("itlb", field(dut, "io_itlb_bits_rs2")))
+            rs2 = field(dut, "io_itlb_bits_rs2")
+            got.append(("itlb", rs2, field(dut, "io_itlb_bits_asid") if rs2 else None))
         if ack:
             assert block and ordered and fetch_idle and block_run >= 2, \
                 f"{where}: ack without a drain (blockCore for {block_run} cycles, ordered={int(ordered)}, " \

@@ -28,6 +28,7 @@ QUEUE_DEPTH, MAX_ENTRIES, CEILING = 4, 4096, 64
 RESET_CEILING = 128   # ShootdownParams().ceiling
 RESET_TIMEOUT = 1 << 20  # ShootdownParams().timeout
 COUNTER_BITS = 40     # ShootdownParams().counterBits
+LIST_READS = 4        # ShootdownParams().listReads
 STRANGER = HARTS      # the register port's source that is no hart
 # Cycles from an agent's last acknowledgement (seen by the bench) to a read of
 # STATUS that shows the completion: the broadcaster registers the
@@ -37,6 +38,7 @@ STATUS_LAG = 2
 GET, PUT_FULL = 4, 0
 ACCESS_ACK, ACCESS_ACK_DATA = 0, 1
 DENIED_BLOCKS = range(MEM_BASE + 0x0F00_0000, MEM_BASE + 0x0F00_1000)  # list reads here get denied
+HUNG_BLOCKS = range(MEM_BASE + 0x0F00_1000, MEM_BASE + 0x0F00_2000)    # ... are not answered while World.hung
 
 
 def sig(dut, name):
@@ -52,7 +54,7 @@ class World:
 
     def __init__(self, dut, p):
         self.dut, self.p = dut, p
-        self.reg_queue = []          # (is_write, addr, data, event, source) not yet sent
+        self.reg_queue = []          # (is_write, addr, data, event, source, size) not yet sent
         self.reg_waiting = None      # sent, awaiting D
         self.mem = {}                # 8-byte word address -> value
         self.gets = []               # [source, address, beats_left, due_cycle]
@@ -67,6 +69,7 @@ class World:
         self.cycle = 0
         # Directed tests: agents that take no command, or hold their acks.
         self.take_blocked = set()
+        self.hung = False               # reads of HUNG_BLOCKS wait for release_hung()
         self.ack_held = set()
 
     def held_acks(self, a):
@@ -77,31 +80,38 @@ class World:
         held = next(e for e in self.acks[a] if e[1] is None)
         held[1] = self.cycle + 1
 
+    def release_hung(self):
+        """Memory answers the reads it held back, now."""
+        for g in self.gets:
+            if g[3] == float("inf"):
+                g[3] = self.cycle + 1
+
     def ack_now(self, a):
         return bool(self.acks[a]) and self.acks[a][0][1] is not None and self.acks[a][0][1] <= self.cycle
 
-    def read(self, addr, source):
+    def read(self, addr, source, size=3):
+        """A read of 2^size bytes at addr (the answer is the whole 64-bit beat)."""
         ev = Event()
-        self.reg_queue.append((False, addr, 0, ev, source))
+        self.reg_queue.append((False, addr, 0, ev, source, size))
         return ev
 
     def write(self, addr, data, source):
         ev = Event()
-        self.reg_queue.append((True, addr, data, ev, source))
+        self.reg_queue.append((True, addr, data, ev, source, 3))
         return ev
 
     def drive(self):
         d, p = self.dut, self.p
         # register port
         if self.reg_waiting is None and self.reg_queue:
-            is_write, addr, data, _, source = self.reg_queue[0]
+            is_write, addr, data, _, source, size = self.reg_queue[0]
             sig(d, "reg_a_valid").value = 1
             sig(d, "reg_a_bits_opcode").value = PUT_FULL if is_write else GET
             sig(d, "reg_a_bits_param").value = 0
-            sig(d, "reg_a_bits_size").value = 3
+            sig(d, "reg_a_bits_size").value = size
             sig(d, "reg_a_bits_source").value = source
             sig(d, "reg_a_bits_address").value = addr
-            sig(d, "reg_a_bits_mask").value = 0xFF
+            sig(d, "reg_a_bits_mask").value = ((1 << (1 << size)) - 1) << (addr & 7)
             sig(d, "reg_a_bits_data").value = data
             sig(d, "reg_a_bits_corrupt").value = 0
         else:
@@ -134,7 +144,9 @@ class World:
         for a in range(HARTS):
             sig(d, f"agents_{a}_cmd_ready").value = int(a not in self.take_blocked and random.random() < p["agent_ready"])
             sig(d, f"agents_{a}_ack").value = int(self.ack_now(a))
-            sig(d, f"agents_{a}_busy").value = int(bool(self.acks[a]))
+            # Busy while it owes an acknowledgement or holds commands it
+            # cannot take more after (take_blocked: a full queue).
+            sig(d, f"agents_{a}_busy").value = int(bool(self.acks[a]) or a in self.take_blocked)
 
     def sample(self):
         d = self.dut
@@ -144,7 +156,7 @@ class World:
             self.reg_waiting[3].a_cycle = self.cycle
         if val(d, "reg_d_valid") and val(d, "reg_d_ready"):
             assert self.reg_waiting is not None, f"{where}: register response without a request"
-            is_write, addr, _, ev, source = self.reg_waiting
+            is_write, addr, _, ev, source, _ = self.reg_waiting
             assert val(d, "reg_d_bits_opcode") == (ACCESS_ACK if is_write else ACCESS_ACK_DATA)
             assert val(d, "reg_d_bits_source") == source, f"{where}: register response to the wrong source"
             self.reg_waiting = None
@@ -156,7 +168,8 @@ class World:
             source = val(d, "mem_a_bits_source")
             assert all(g[0] != source for g in self.gets) and (
                 self.active_get is None or self.active_get[0] != source), f"{where}: source {source} reused in flight"
-            self.gets.append([source, addr, 8, self.cycle + random.randint(1, self.p["mem_latency"])])
+            due = self.cycle + random.randint(1, self.p["mem_latency"])
+            self.gets.append([source, addr, 8, float("inf") if self.hung and addr in HUNG_BLOCKS else due])
         if val(d, "mem_d_valid") and val(d, "mem_d_ready"):
             self.active_get[2] -= 1
             if self.active_get[2] == 0:
@@ -286,6 +299,9 @@ class Checker:
         seqs = list(trace.values())
         assert all(s == seqs[0] for s in seqs), f"targets of one request got different commands: {trace}"
         cmds = seqs[0][:-1]
+        end = ref.end_cmd(cmds)
+        assert seqs[0][-1] == end, \
+            f"commands to harts {targets:#x} ended with {seqs[0][-1]}, want {end}: {ref._short(cmds)}"
         errors = []
         # First the documented expansion (it also tells which waiting
         # request this is); failing that, any waiting request the commands
@@ -488,7 +504,8 @@ async def scenario(dut, n_ops, p, ceiling=CEILING, long_lists=False):
             # writes are dropped, its submissions refused.
             who = random.choice([h for h in range(HARTS) if h != c] + [STRANGER])
             off = random.choice([ref.CH_TARGETS, ref.CH_LIST, ref.CH_COUNT, ref.CH_ENTRY, ref.CH_ERROR,
-                                 ref.CH_IRQ_PENDING, ref.CH_IRQ_ENABLE, ref.CH_SUBMIT, ref.CH_SUBMIT_ONE])
+                                 ref.CH_IRQ_PENDING, ref.CH_IRQ_ENABLE, ref.CH_SUBMIT, ref.CH_SUBMIT_ONE,
+                                 ref.CH_FAILED, ref.CH_ERRORS])
             if off in (ref.CH_SUBMIT, ref.CH_SUBMIT_ONE):
                 got = await ch_read(world, c, off, source=who)
                 assert got == (1 << 64) - ref.ERR_FOREIGN, f"op {op}: hart {who}'s SUBMIT on channel {c}: {got:#x}"
@@ -497,13 +514,23 @@ async def scenario(dut, n_ops, p, ceiling=CEILING, long_lists=False):
             model.foreign()
             foreign_ops += 1
             for off in (ref.CH_TARGETS, ref.CH_LIST, ref.CH_COUNT, ref.CH_ENTRY, ref.CH_STATUS, ref.CH_ERROR,
-                        ref.CH_ACKED, ref.CH_FAILED, ref.CH_IRQ_ENABLE, ref.CH_IRQ_PENDING):
+                        ref.CH_ACKED, ref.CH_FAILED, ref.CH_IRQ_ENABLE, ref.CH_IRQ_PENDING, ref.CH_ERRORS):
                 got = await ch_read(world, c, off, source=who)   # others read 0
                 assert got == 0, f"op {op}: hart {who} read {got:#x} from channel {c}'s {off:#x}"
             for off in (ref.CH_TARGETS, ref.CH_LIST, ref.CH_COUNT, ref.CH_ENTRY):
                 got = await ch_read(world, c, off)
                 assert got == model.readback(c, off), f"op {op}: hart {who} changed channel {c}'s {off:#x}"
             assert await ch_read(world, c, ref.CH_IRQ_ENABLE) == int(irq_en[c])
+            # The owner reads half of SUBMIT or SUBMIT_ONE: nothing is
+            # submitted (the model's next answer checks that) and the half
+            # it reads is that half of -ERR_NARROW.
+            off = random.choice([ref.CH_SUBMIT, ref.CH_SUBMIT_ONE])
+            half = random.randrange(2)
+            ev = world.read(chan(c, off) + 4 * half, c, size=2)
+            await ev.wait()
+            got = ev.data >> (32 * half) & 0xFFFF_FFFF
+            want = ((1 << 64) - ref.ERR_NARROW) >> (32 * half) & 0xFFFF_FFFF
+            assert got == want, f"op {op}: a 32-bit read of channel {c}'s {off:#x} + {4 * half} answered {got:#x}"
         elif r < 0.88:
             status, when = await ch_read_when(world, c, ref.CH_STATUS)
             check.absorb()
@@ -522,6 +549,16 @@ async def scenario(dut, n_ops, p, ceiling=CEILING, long_lists=False):
         elif r < 0.97:
             await ch_write(world, c, ref.CH_ERROR, 0)
             model.err_word[c] = 0
+            # Clear some of the sticky summary's bits, once the channel is
+            # idle (a completion in the cycle of the write would keep its bit).
+            while not regs.get(await ch_read(world, c, ref.CH_STATUS), regs.CH_STATUS_IDLE):
+                check.absorb()
+            for _ in range(STATUS_LAG + 2):
+                await RisingEdge(dut.clock)
+            check.absorb()
+            clear = random.getrandbits(16)
+            await ch_write(world, c, ref.CH_ERRORS, clear)
+            model.errors[c] &= ~clear
         elif c not in narrowed:
             # Firmware narrows channel c's limits for a while.
             base = MEM_BASE + 0x10_0000 + random.randrange(0, 0x400_0000, 0x1000)
@@ -541,6 +578,7 @@ async def scenario(dut, n_ops, p, ceiling=CEILING, long_lists=False):
         assert await ch_read(world, c, ref.CH_STATUS) == model.status(c)
         assert await ch_read(world, c, ref.CH_ERROR) == model.err_word[c], f"ERROR of channel {c}"
         assert await ch_read(world, c, ref.CH_FAILED) == 0, f"FAILED of channel {c}"
+        assert await ch_read(world, c, ref.CH_ERRORS) == model.errors[c], f"ERRORS of channel {c}"
     for off, key in [(ref.G_REQUESTS, "requests"), (ref.G_PAGES, "pages"), (ref.G_FALLBACKS, "fallbacks"),
                      (ref.G_ERRORS, "errors"), (ref.G_FOREIGN, "foreign"), (ref.G_TIMEOUTS, "timeouts")]:
         got = await reg_read(world, UNIT_BASE + off)
@@ -610,13 +648,17 @@ async def wait_done(world, c, ticket, max_cycles):
 async def targets_that_never_answer(dut):
     """Rule 9: a target that takes no command, or never acknowledges, is
     given up on after TIMEOUT cycles; the request completes with ERR_TIMEOUT
-    naming it in FAILED, and the unit goes on. An acknowledgement that
-    comes after its request gave up counts for no later request."""
+    naming it in FAILED, and the unit goes on. Until its agent is idle again
+    the target is dead: a request naming it leaves it out at once instead of
+    waiting another TIMEOUT (and holding up every request behind it). An
+    acknowledgement that comes after its request gave up counts for no
+    later request. FAILED and ERRORS keep what they were given until
+    cleared."""
     world = await start(dut, QUIET)
     await open_channels(world)
     timeout = 300
     await reg_write(world, UNIT_BASE + ref.G_TIMEOUT, timeout)
-    # Hart 2's agent takes nothing.
+    # Hart 2's agent takes nothing (its queue is full, so it is busy).
     world.take_blocked.add(2)
     t = await inline_request(world, 0, 0b0110)
     status = await wait_done(world, 0, t, 20 * timeout)
@@ -624,33 +666,59 @@ async def targets_that_never_answer(dut):
     assert await ch_read(world, 0, ref.CH_ERROR) == ref.ERR_TIMEOUT << 32 | t
     assert await ch_read(world, 0, ref.CH_FAILED) == 0b0100
     assert await ch_read(world, 0, ref.CH_ACKED) == 0b0010
+    # Dead, hart 2 is left out of the next request naming it at once.
+    t = await inline_request(world, 1, 0b0100)
+    await wait_done(world, 1, t, timeout // 4)
+    assert await ch_read(world, 1, ref.CH_ERROR) == ref.ERR_TIMEOUT << 32 | t
+    assert await ch_read(world, 1, ref.CH_FAILED) == 0b0100
     # A request that does not name hart 2 is not held up by it.
-    t1 = await inline_request(world, 1, 0b1011)
-    status = await wait_done(world, 1, t1, timeout // 2)
+    t1 = await inline_request(world, 3, 0b1011)
+    status = await wait_done(world, 3, t1, timeout // 4)
     assert not regs.get(status, regs.CH_STATUS_ERROR), f"STATUS {status:#x}"
+    # Idle again, hart 2 is served again.
     world.take_blocked.clear()
-    # Hart 3's agent takes the end but holds its acknowledgement.
+    for off, v in [(ref.CH_ERROR, 0), (ref.CH_FAILED, 0b0100)]:
+        await ch_write(world, 1, off, v)
+    t = await inline_request(world, 1, 0b0100)
+    status = await wait_done(world, 1, t, timeout // 2)
+    assert not regs.get(status, regs.CH_STATUS_ERROR), f"STATUS {status:#x}"
+    assert await ch_read(world, 1, ref.CH_FAILED) == 0
+    # Hart 3's agent takes the ends of two requests but holds their
+    # acknowledgements: both give up on it.
     world.ack_held.add(3)
-    t = await inline_request(world, 0, 0b1000)
-    await wait_done(world, 0, t, 20 * timeout)
-    assert await ch_read(world, 0, ref.CH_ERROR) == ref.ERR_TIMEOUT << 32 | t
-    assert await ch_read(world, 0, ref.CH_FAILED) == 0b1000
-    # The next request to hart 3: the old acknowledgement arrives while it
-    # runs and must not complete it.
-    t = await inline_request(world, 2, 0b1000)
+    ta = await inline_request(world, 0, 0b1000)
+    tb = await inline_request(world, 2, 0b1000)
     while world.held_acks(3) < 2:
         await RisingEdge(dut.clock)
+    await wait_done(world, 0, ta, 20 * timeout)
+    await wait_done(world, 2, tb, 20 * timeout)
+    assert await ch_read(world, 0, ref.CH_ERROR) == ref.ERR_TIMEOUT << 32 | ta
+    assert await ch_read(world, 2, ref.CH_ERROR) == ref.ERR_TIMEOUT << 32 | tb
+    # FAILED and ERRORS are sticky: both give-ups stay until cleared.
+    assert await ch_read(world, 0, ref.CH_FAILED) == 0b1100
+    await ch_write(world, 0, ref.CH_FAILED, 0b0100)
+    assert await ch_read(world, 0, ref.CH_FAILED) == 0b1000
+    assert await ch_read(world, 0, ref.CH_ERRORS) == 1 << ref.ERR_TIMEOUT
+    # Owing acknowledgements, hart 3 is dead: left out at once.
+    t = await inline_request(world, 1, 0b1000)
+    await wait_done(world, 1, t, timeout // 4)
+    assert await ch_read(world, 1, ref.CH_ERROR) == ref.ERR_TIMEOUT << 32 | t
+    # The late acknowledgements count for no request (the broadcaster
+    # asserts that every one it counts has a request waiting for it); then
+    # hart 3 is idle, and its next request completes by its acknowledgement.
     world.ack_held.clear()
+    world.release_ack(3)
     world.release_ack(3)
     for _ in range(20):
         await RisingEdge(dut.clock)
-    status = await ch_read(world, 2, ref.CH_STATUS)
-    assert regs.get(status, regs.CH_STATUS_DONE) != t, "an acknowledgement owed to an earlier request completed this one"
-    assert await ch_read(world, 2, ref.CH_ACKED) == 0
-    world.release_ack(3)
+    assert world.held_acks(3) == 0 and not world.acks[3]
+    await ch_write(world, 2, ref.CH_ERROR, 0)
+    t = await inline_request(world, 2, 0b1000)
     status = await wait_done(world, 2, t, timeout // 2)
     assert not regs.get(status, regs.CH_STATUS_ERROR), f"STATUS {status:#x}"
-    assert await reg_read(world, UNIT_BASE + ref.G_TIMEOUTS) == 2
+    assert await ch_read(world, 2, ref.CH_ACKED) == 0b1000
+    # One per target and request given up on or left out.
+    assert await reg_read(world, UNIT_BASE + ref.G_TIMEOUTS) == 5
     # TIMEOUT 0 waits for ever.
     await reg_write(world, UNIT_BASE + ref.G_TIMEOUT, 0)
     world.take_blocked.add(1)
@@ -676,6 +744,54 @@ async def tickets_skip_zero(dut):
         assert t == want, f"ticket {t:#x}, want {want:#x}"
         status = await wait_done(world, 1, t, 200)
         assert regs.get(status, regs.CH_STATUS_IDLE)
+
+
+async def list_request(world, c, targets, addr, count):
+    for off, v in [(ref.CH_TARGETS, targets), (ref.CH_LIST, addr), (ref.CH_COUNT, count)]:
+        await ch_write(world, c, off, v)
+    ticket = await ch_read(world, c, ref.CH_SUBMIT)
+    assert 0 < ticket < 1 << 32, f"SUBMIT on channel {c}: {ticket:#x}"
+    return ticket
+
+
+@cocotb.test()
+async def list_reads_that_never_answer(dut):
+    """A list read that memory never answers holds nothing up for longer
+    than TIMEOUT: the request ends with ERR_LIST_TIMEOUT (as one full flush)
+    and the read's source is lost; a good list is still read with the
+    sources left; once every source is lost a list request times out
+    waiting for one; when the answers finally come they are dropped and the
+    sources serve again."""
+    world = await start(dut, QUIET)
+    await open_channels(world)
+    timeout = 300
+    await reg_write(world, UNIT_BASE + ref.G_TIMEOUT, timeout)
+    world.hung = True
+    entries = [ref.Entry(0, 0, 1, (0x40 + i) << 12, 5) for i in range(4)]
+    good = MEM_BASE + 0x30_0000
+    for base in [good] + [HUNG_BLOCKS.start + 0x40 * k for k in range(LIST_READS + 1)]:
+        for i, e in enumerate(entries):
+            world.mem[base + 8 * i] = e.encode()
+
+    async def expect(c, addr, code, cycles):
+        t = await list_request(world, c, 0b0011, addr, len(entries))
+        await wait_done(world, c, t, cycles)
+        err = await ch_read(world, c, ref.CH_ERROR)
+        assert err == (code << 32 | t if code else 0), f"list at {addr:#x}: ERROR {err:#x}"
+        await ch_write(world, c, ref.CH_ERROR, 0)
+
+    for k in range(LIST_READS + 1):
+        # The last one finds every source lost: it times out without a read.
+        await expect(1, HUNG_BLOCKS.start + 0x40 * k, regs.ERR_LIST_TIMEOUT, 3 * timeout)
+        if k == 0:
+            await expect(2, good, 0, timeout)
+    assert world.gets and all(g[1] in HUNG_BLOCKS for g in world.gets), "reads the bench holds back"
+    world.release_hung()
+    for _ in range(100):
+        await RisingEdge(dut.clock)
+    assert not world.gets
+    await expect(2, good, 0, timeout)
+    assert await ch_read(world, 1, ref.CH_ERRORS) == 1 << regs.ERR_LIST_TIMEOUT
 
 
 @cocotb.test()

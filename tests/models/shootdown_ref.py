@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import shootdown_regs as regs
 from shootdown_regs import (KIND_VA_ASID, KIND_VA_ALL, KIND_ASID, KIND_ALL, ERR_BAD_TARGETS, ERR_BAD_COUNT,
                             ERR_BAD_ALIGN, ERR_BAD_RANGE, ERR_BAD_ENTRY, ERR_BUS, ERR_TIMEOUT, ERR_DENIED,
-                            ERR_FOREIGN, ENTRY_BYTES, CH_TARGETS, CH_LIST, CH_COUNT, CH_SUBMIT, CH_STATUS,
+                            ERR_FOREIGN, ERR_NARROW, ENTRY_BYTES, CH_ERRORS, CH_TARGETS, CH_LIST, CH_COUNT, CH_SUBMIT, CH_STATUS,
                             CH_ERROR, CH_ACKED, CH_IRQ_ENABLE, CH_IRQ_PENDING, CH_FAILED, CH_ENTRY,
                             CH_SUBMIT_ONE, channel, limit)
 
@@ -89,7 +89,8 @@ class Cmd:
     @staticmethod
     def of(end, kind, vpn, asid, nonleaf=False):
         if end:
-            return Cmd(True, None, None, None)
+            # An END's kind and ASID scope the agents' ITLB flush (end_cmd).
+            return Cmd(True, kind, None, asid if kind == KIND_ASID else None)
         per_va = kind in (KIND_VA_ASID, KIND_VA_ALL)
         return Cmd(False, kind,
                    vpn if per_va else None,
@@ -97,8 +98,17 @@ class Cmd:
                    bool(nonleaf) if per_va else None)
 
 
-END = Cmd(True, None, None, None)
 FULL = Cmd(False, KIND_ALL, None, None)
+
+
+def end_cmd(cmds):
+    """The END that must follow a request's commands `cmds`: it scopes the
+    agents' ITLB flush to the request's ASID when every command named that
+    one ASID (no global mapping, no other ASID), else to everything."""
+    asids = {c.asid for c in cmds}
+    if cmds and len(asids) == 1 and all(c.kind in (KIND_VA_ASID, KIND_ASID) for c in cmds):
+        return Cmd(True, KIND_ASID, None, asids.pop())
+    return Cmd(True, KIND_ALL, None, None)
 
 
 def entry_cmds(e):
@@ -299,7 +309,8 @@ class UnitModel:
         self.posted = [first_ticket] * harts
         self.done = [first_ticket] * harts
         self.err_word = [0] * harts
-        self.failed = [0] * harts
+        self.failed = [0] * harts       # sticky until written 1s clear it
+        self.errors = [0] * harts       # ERRORS: sticky, bit c = code c seen
         self.pending = [deque() for _ in range(harts)]   # submitted, not completed
         self.counters = Counter()
         self.entries_lo = self.entries_hi = 0
@@ -397,6 +408,7 @@ class UnitModel:
         if answer >> 63:
             code = (1 << 64) - answer
             self.err_word[chan] = code << 32
+            self.errors[chan] |= 1 << code
             self.counters["errors"] += 1
             return None
         if answer == 0:
@@ -423,9 +435,10 @@ class UnitModel:
         error = ERR_TIMEOUT if failed else outcome.error
         if error:
             self.err_word[req.chan] = error << 32 | req.ticket
+            self.errors[req.chan] |= 1 << error
             self.counters["errors"] += 1
         if failed:
-            self.failed[req.chan] = failed
+            self.failed[req.chan] |= failed
             self.counters["timeouts"] += bin(failed).count("1")
         self.counters["requests"] += 1
         self.counters["pages"] += len(cmds)
@@ -446,17 +459,15 @@ def agent_events(cmds):
     ("flush", rs1, rs2, vpn, asid, ptw_rs1) once per command on the DTLB and
     PTW together (the PTW gets the same flush, but as one naming no VA when
     the command is NONLEAF: Rocket's walker drops its cache of non-leaf
-    entries only then), then per END two ("itlb", rs2) and one ("ack",)."""
+    entries only then), then per END two ("itlb", rs2, asid), scoped as the
+    END says (asid None for a full flush), and one ("ack",)."""
     events = []
-    covers_global = False
     for c in cmds:
-        if c["end"]:
-            events += [("itlb", int(not covers_global))] * 2 + [("ack",)]
-            covers_global = False
-            continue
         kind = c["kind"]
+        rs2 = int(kind in (KIND_VA_ASID, KIND_ASID))
+        if c["end"]:
+            events += [("itlb", rs2, c["asid"] if rs2 else None)] * 2 + [("ack",)]
+            continue
         rs1 = int(kind in (KIND_VA_ASID, KIND_VA_ALL))
-        events.append(("flush", rs1, int(kind in (KIND_VA_ASID, KIND_ASID)), c["vpn"], c["asid"],
-                       rs1 & int(not c.get("nonleaf", 0))))
-        covers_global |= kind in (KIND_VA_ALL, KIND_ALL)
+        events.append(("flush", rs1, rs2, c["vpn"], c["asid"], rs1 & int(not c.get("nonleaf", 0))))
     return events

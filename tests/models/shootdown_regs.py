@@ -38,8 +38,8 @@ CTR_ENTRIES = 24  # R: list entries carried out (not those a fallback or an erro
 CTR_PAGES = 32  # R: page flushes sent to the agents (one per page, whatever the number of targets)
 CTR_FALLBACKS = 40  # R: requests run as a full flush because of CEILING
 CTR_ERRORS = 48  # R: requests refused at submission or completed with an error
-TIMEOUT = 56  # RW: cycles a request waits for a target to take a command or acknowledge; then it gives up on that target (FAILED, ERR_TIMEOUT) and goes on without it; 0 waits for ever; reset: the build's value
-CTR_TIMEOUTS = 64  # R: targets given up on (one per target and request)
+TIMEOUT = 56  # RW: cycles a request waits for a target to take a command or acknowledge, then it gives up on that target (FAILED, ERR_TIMEOUT) and goes on without it; and cycles the list reader waits for an answer, then it gives the list up (ERR_LIST_TIMEOUT); 0 waits for ever; reset: the build's value
+CTR_TIMEOUTS = 64  # R: targets given up on or left out as dead (one per target and request)
 CTR_FOREIGN = 72  # R: channel writes and submits refused because another hart made them
 AGENT_CYCLES = 0x100  # R: one register per hart, 8 bytes apart: cycles that hart's flush agent spent busy (flushing or draining)
 # Channel limits (page 0, inside limit(hart))
@@ -50,7 +50,7 @@ LIMIT_ALLOWED = 16  # RW: harts this channel may target (bit h = hart h); reset 
 CH_TARGETS = 0  # RW: hart mask of the next request (bit h = hart h); a mask naming an absent hart is stored, and reads back, as 0
 CH_LIST = 8  # RW: physical address of the next request's entry list (8-byte aligned, inside DRAM and the channel's LIST_BASE..LIST_LIMIT window); an address above the unit's width is stored, and reads back, as all ones with its low 3 bits kept
 CH_COUNT = 16  # RW: entries in the list, 1 to INFO.max_entries; a larger value is stored, and reads back, as INFO.max_entries + 1
-CH_SUBMIT = 24  # R, read has an effect: a 64-bit read submits TARGETS/LIST/COUNT as one request; returns its ticket (never 0), 0 if the channel's queue is full (nothing was submitted: retry), or minus an error code (nothing was submitted)
+CH_SUBMIT = 24  # R, read has an effect: a 64-bit read submits TARGETS/LIST/COUNT as one request; returns its ticket (never 0), 0 if the channel's queue is full (nothing was submitted: retry), or minus an error code (nothing was submitted); a narrower read submits nothing and answers -ERR_NARROW
 CH_STATUS = 32  # R: progress of the channel's requests (requests of a channel complete in order)
 CH_STATUS_DONE = Field(0, 32)  # ticket of the last completed request
 CH_STATUS_IDLE = Field(32, 1)  # every request this channel submitted has completed
@@ -61,9 +61,10 @@ CH_ERROR_CODE = Field(32, 8)  # error code
 CH_ACKED = 48  # R: targets that have acknowledged the channel's oldest request in the unit, or the last one completed
 CH_IRQ_ENABLE = 56  # RW: 1: raise this channel's interrupt when the channel becomes IDLE
 CH_IRQ_PENDING = 64  # RW, write 1 to clear: 1: the channel became IDLE since last cleared
-CH_FAILED = 72  # R: targets the last request that ended with ERR_TIMEOUT gave up on
+CH_FAILED = 72  # RW, write 1 to clear: targets this channel's requests gave up on (ERR_TIMEOUT) since software last cleared them: bits are only added until cleared
 CH_ENTRY = 80  # RW: one list entry, for SUBMIT_ONE
-CH_SUBMIT_ONE = 88  # R, read has an effect: a 64-bit read submits TARGETS and ENTRY as a one-entry request (no list is read); answers as SUBMIT does, and refuses a reserved ENTRY with ERR_BAD_ENTRY
+CH_SUBMIT_ONE = 88  # R, read has an effect: a 64-bit read submits TARGETS and ENTRY as a one-entry request (no list is read); answers as SUBMIT does (a narrower read submits nothing), and refuses a reserved ENTRY with ERR_BAD_ENTRY
+CH_ERRORS = 96  # RW, write 1 to clear: sticky error summary: bit c is set when a submission on this channel was refused with code c or one of its requests completed with code c (ERR_FOREIGN and ERR_NARROW are not recorded), and stays set until cleared; ERROR keeps only the last error
 SUBMIT_BUSY = 0  # SUBMIT's answer when the queue is full
 # Error codes: SUBMIT returns -code, ERROR.CODE holds code
 ERR_BAD_TARGETS = 1  # TARGETS is empty or names a hart the SoC does not have
@@ -72,9 +73,11 @@ ERR_BAD_ALIGN = 3  # LIST is not 8-byte aligned
 ERR_BAD_RANGE = 4  # the list does not lie entirely inside DRAM
 ERR_BAD_ENTRY = 5  # an entry uses a reserved encoding: the request ran as a full flush (SUBMIT_ONE: nothing was submitted)
 ERR_BUS = 6  # reading the list returned a bus error; the request ran as a full flush
-ERR_TIMEOUT = 7  # targets (FAILED) did not take a command or acknowledge within TIMEOUT cycles; the request completed for the others
+ERR_TIMEOUT = 7  # targets (FAILED) did not take a command or acknowledge within TIMEOUT cycles, or were left out at once because an earlier request gave up on them and their agents have not been idle since; the request completed for the others
 ERR_DENIED = 8  # TARGETS names a hart outside the channel's ALLOWED mask, or the list leaves its LIST_BASE..LIST_LIMIT window
 ERR_FOREIGN = 9  # another hart read this channel's SUBMIT or SUBMIT_ONE (not recorded in ERROR)
+ERR_NARROW = 10  # SUBMIT or SUBMIT_ONE was read with fewer than its 64 bits (a 32-bit read gets its half of the answer): nothing was submitted (not recorded in ERROR)
+ERR_LIST_TIMEOUT = 11  # a read of the list was not answered within TIMEOUT cycles: the request ran as one full flush; the unit uses that read's slot again only once its answer comes
 # List entries
 ENTRY_BYTES = 8
 ENTRY_ASID = Field(48, 16)  # ASID
@@ -121,7 +124,8 @@ CHANNEL_REGS = {
     CH_ACKED: Reg("ACKED", 64, "R", "", 0),
     CH_IRQ_ENABLE: Reg("IRQ_ENABLE", 1, "RW", "", 0),
     CH_IRQ_PENDING: Reg("IRQ_PENDING", 1, "RW", "write 1 to clear", 0),
-    CH_FAILED: Reg("FAILED", 64, "R", "", 0),
+    CH_FAILED: Reg("FAILED", 64, "RW", "write 1 to clear", 0),
     CH_ENTRY: Reg("ENTRY", 64, "RW", "", 0),
     CH_SUBMIT_ONE: Reg("SUBMIT_ONE", 64, "R", "read has an effect", 0),
+    CH_ERRORS: Reg("ERRORS", 16, "RW", "write 1 to clear", 0),
 }

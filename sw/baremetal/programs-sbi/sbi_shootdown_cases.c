@@ -223,6 +223,73 @@ static void error_cases(unsigned long me)
 	expect("sync", sbi_ecall(SBI_EXT_TLBSD, SBI_TLBSD_SYNC, 0, 0, 0, 0, 0, 0).error, SBI_SUCCESS);
 }
 
+#ifndef PLATFORM_SBI_BOARD
+/*
+ * A target that cannot acknowledge for longer than two of the unit's
+ * TIMEOUTs (2^20 cycles, the SoC's reset value): its store to the delay RAM
+ * lands STUCK_DELAY cycles after it was made, and its agent waits for it.
+ * Meanwhile the boot hart (1) posts a flush naming it through the
+ * extension, which times out, then (2) moves a page the target has cached
+ * (region page STUCK_PAGE now maps STUCK_PAGE + 1) and shoots pages
+ * [0, 128) down by SBI RFENCE, one entry the unit sends page by page. The
+ * target's agent, still draining for (1), queues the first 32 of (2)'s
+ * pages and no more, so the unit gives up on it before it sends
+ * STUCK_PAGE: only the firmware's own flush by IPI can complete (2).
+ * RFENCE must return 0 (never a timeout), the target's first load after
+ * RFENCE returned must see the new page, and SYNC must report (1)'s
+ * timeout though (2) completed after it.
+ */
+#define STUCK_DELAY	(3UL << 20)
+#define STUCK_PAGE	100
+#define STUCK_RANGE	128
+static volatile int stuck_step;
+static volatile uint64_t stuck_saw;
+
+static void stuck_target(void)
+{
+	volatile uint64_t *delay = (volatile uint64_t *)(DELAY_RAM_BASE + DELAY_RAM_DELAY);
+	(void)*(volatile uint64_t *)region_va(STUCK_PAGE);	/* its translation is now cached */
+	*delay = STUCK_DELAY;
+	(void)*delay;	/* the delay is set before the store below */
+	stuck_step = 1;
+	fence();
+	*(volatile uint64_t *)DELAY_RAM_BASE = 1;	/* no drain for STUCK_DELAY cycles */
+	while (stuck_step != 2)
+		;
+	stuck_saw = *(volatile uint64_t *)region_va(STUCK_PAGE);
+	fence();
+	stuck_step = 3;
+}
+
+static void timeout_case(unsigned long stuck)
+{
+	region_pages[STUCK_PAGE][0] = 0xa;
+	region_pages[STUCK_PAGE + 1][0] = 0xb;
+	region_remap(0, REGION_PAGES);
+	while (stuck_step != 1)
+		;
+	for (volatile int i = 0; i < 200; i++)	/* the store leaves the target */
+		;
+	expect("post naming a stuck hart", flush_raw(1UL << stuck, 0, (uint64_t)page_list(0, 1), 0, 1,
+						       SBI_TLBSD_FLUSH_POST), SBI_SUCCESS);
+	*region_leaf[STUCK_PAGE] = region_pte[STUCK_PAGE + 1];
+	/* As Linux does, go on whatever RFENCE answered; judge it after. */
+	long rfence = flush_region(PATH_C, 1UL << stuck, 0, STUCK_RANGE);
+	stuck_step = 2;
+	while (stuck_step != 3)
+		;
+	expect("the stuck hart's load after RFENCE (0xb: the new page)", stuck_saw, 0xb);
+	expect("RFENCE naming a stuck hart", rfence, SBI_SUCCESS);
+	/* SBI_ERR_TIMEOUT, which OpenSBI 1.6's ecall layer passes on as
+	 * SBI_ERR_FAILED (it is beyond its SBI_LAST_ERR). */
+	expect("sync after a post that timed out", sbi_ecall(SBI_EXT_TLBSD, SBI_TLBSD_SYNC, 0, 0, 0, 0, 0, 0).error,
+	       SBI_ERR_FAILED);
+	expect("sync after that", sbi_ecall(SBI_EXT_TLBSD, SBI_TLBSD_SYNC, 0, 0, 0, 0, 0, 0).error, SBI_SUCCESS);
+	*region_leaf[STUCK_PAGE] = region_pte[STUCK_PAGE];
+	sfence_vma_all();
+}
+#endif
+
 int main(unsigned long hartid)
 {
 	if (hartid == boot_hart()) {
@@ -260,6 +327,13 @@ int main(unsigned long hartid)
 			error_cases(hartid);
 		}
 		barrier();
+#ifndef PLATFORM_SBI_BOARD
+		if (hartid == other)
+			stuck_target();
+		else if (hartid == boot_hart())
+			timeout_case(other);
+		barrier();
+#endif
 	}
 	if (hartid == boot_hart())
 		printf("sbi shootdown cases: all passed\n");

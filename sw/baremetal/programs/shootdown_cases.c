@@ -573,6 +573,23 @@ static void error_cases(void)
 	      -TLBSD_ERR_BAD_ENTRY);
 	*tlbsd_chan(0, TLBSD_CH_ERROR) = 0;
 	CHECK(tlbsd_flush_one(0, all_harts(), TLBSD_ENTRY(TLBSD_KIND_VA_ALL, TLBSD_SIZE_4K, 1, REGION_VA, 0)) == 0);
+	/* A read of SUBMIT or SUBMIT_ONE narrower than 64 bits submits
+	 * nothing: each 32-bit half answers its half of -ERR_NARROW, and the
+	 * next whole read takes the ticket after the last completed. */
+	uint32_t done = (uint32_t)*tlbsd_chan(0, TLBSD_CH_STATUS);
+	*tlbsd_chan(0, TLBSD_CH_TARGETS) = all_harts();
+	*tlbsd_chan(0, TLBSD_CH_ENTRY) = TLBSD_ENTRY(TLBSD_KIND_VA_ALL, TLBSD_SIZE_4K, 1, REGION_VA, 0);
+	volatile int32_t *one = (volatile int32_t *)tlbsd_chan(0, TLBSD_CH_SUBMIT_ONE);
+	volatile int32_t *by_list = (volatile int32_t *)tlbsd_chan(0, TLBSD_CH_SUBMIT);
+	int32_t narrow[3] = { one[0], one[1], by_list[0] };
+	if (narrow[0] != -TLBSD_ERR_NARROW || narrow[1] != -1 || narrow[2] != -TLBSD_ERR_NARROW)
+		FAIL("errors: 32-bit reads of SUBMIT_ONE and SUBMIT answered %d, %d and %d\n",
+		     narrow[0], narrow[1], narrow[2]);
+	long next = tlbsd_post_one(0, all_harts(), TLBSD_ENTRY(TLBSD_KIND_VA_ALL, TLBSD_SIZE_4K, 1, REGION_VA, 0));
+	if (next != (done == 0xffffffffu ? 1 : (long)done + 1))
+		FAIL("errors: after the 32-bit reads the next ticket is %ld, the last completed %u\n", next,
+		     (unsigned)done);
+	tlbsd_sync(0);
 	/* The limits firmware sets on page 0: harts the channel may target, and
 	 * where its lists may lie. */
 	*tlbsd_global(TLBSD_LIMIT(0) + TLBSD_LIMIT_ALLOWED) = 1;

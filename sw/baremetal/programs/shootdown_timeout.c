@@ -5,7 +5,10 @@
  * never acknowledges. A request naming hart 1 must still complete, after
  * TIMEOUT cycles without progress, with ERR_TIMEOUT in ERROR and hart 1 in
  * FAILED; requests that do not name it must complete at once and without
- * error; naming it again gives up on it again.
+ * error; naming it again leaves it out at once (it is dead until its agent
+ * is idle), with ERR_TIMEOUT again. ERRORS, the channel's sticky
+ * error summary, keeps that timeout after a refused submission replaced it
+ * in ERROR, and FAILED keeps the hart until written 1 clears it.
  */
 #include "runtime.h"
 #include "shootdown.h"
@@ -83,10 +86,28 @@ int main(unsigned long hartid)
 		FAIL("a request to the other harts ended with %ld after %lu cycles\n", r, (unsigned long)took);
 	printf("a request to the other harts: done after %lu cycles\n", (unsigned long)took);
 
+	/* ERRORS keeps every error until cleared, FAILED every hart given up
+	 * on: the refused submission below replaces ERROR's timeout, not
+	 * theirs. */
+	tlbsd_sync(0);
+	/* Dead until its agent is idle again, the stuck hart is left out of
+	 * the next request naming it at once, not after another TIMEOUT. */
 	r = flush(1UL << STUCK, &took);
-	if (r != -TLBSD_ERR_TIMEOUT)
-		FAIL("naming the stuck hart again ended with %ld\n", r);
+	if (r != -TLBSD_ERR_TIMEOUT || took >= TIMEOUT / 2)
+		FAIL("naming the stuck hart again ended with %ld after %lu cycles\n", r, (unsigned long)took);
+	printf("naming the stuck hart again: ERR_TIMEOUT after %lu cycles\n", (unsigned long)took);
 	CHECK(*tlbsd_global(TLBSD_CTR_TIMEOUTS) == timeouts + 2);
+	r = tlbsd_post_one(0, 0, TLBSD_ENTRY(TLBSD_KIND_ALL, 0, 1, 0, 0));
+	if (r != -TLBSD_ERR_BAD_TARGETS)
+		FAIL("a request to no hart answered %ld\n", r);
+	uint64_t errors = tlbsd_sync(0), want = 1UL << TLBSD_ERR_TIMEOUT | 1UL << TLBSD_ERR_BAD_TARGETS;
+	if (errors != want || *tlbsd_chan(0, TLBSD_CH_ERRORS))
+		FAIL("ERRORS held 0x%lx (want 0x%lx) and 0x%lx once cleared\n", (unsigned long)errors,
+		     (unsigned long)want, (unsigned long)*tlbsd_chan(0, TLBSD_CH_ERRORS));
+	CHECK(*tlbsd_chan(0, TLBSD_CH_FAILED) == 1UL << STUCK);
+	*tlbsd_chan(0, TLBSD_CH_FAILED) = 1UL << STUCK;	/* write 1 to clear */
+	if (*tlbsd_chan(0, TLBSD_CH_FAILED))
+		FAIL("FAILED is 0x%lx after it was cleared\n", (unsigned long)*tlbsd_chan(0, TLBSD_CH_FAILED));
 	if (failures)
 		return 1;
 	printf("PASS: the unit gave up on the stuck hart twice and served the others\n");

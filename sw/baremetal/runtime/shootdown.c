@@ -63,11 +63,15 @@ int tlbsd_wait_for(unsigned long hart, uint32_t ticket, uint64_t cycles)
 	return 0;
 }
 
-void tlbsd_sync(unsigned long hart)
+uint64_t tlbsd_sync(unsigned long hart)
 {
 	while (!(*tlbsd_chan(hart, TLBSD_CH_STATUS) & TLBSD_STATUS_IDLE))
 		;
 	__asm__ volatile("fence i, rw" ::: "memory");
+	uint64_t errors = *tlbsd_chan(hart, TLBSD_CH_ERRORS);
+	if (errors)
+		*tlbsd_chan(hart, TLBSD_CH_ERRORS) = errors;
+	return errors;
 }
 
 long tlbsd_result(unsigned long hart, uint32_t ticket, uint64_t status)

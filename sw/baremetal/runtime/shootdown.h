@@ -42,8 +42,10 @@ long tlbsd_post_one(unsigned long hart, uint64_t targets, uint64_t entry);
 uint64_t tlbsd_wait(unsigned long hart, uint32_t ticket);
 /* Like tlbsd_wait, but gives up after `cycles`: 0 when done, -1 if not. */
 int tlbsd_wait_for(unsigned long hart, uint32_t ticket, uint64_t cycles);
-/* Waits until every request `hart`'s channel posted has completed. */
-void tlbsd_sync(unsigned long hart);
+/* Waits until every request `hart`'s channel posted has completed; returns
+ * the channel's ERRORS summary (bit c: a submission refused, or a request
+ * completed, with code c since the last call) and clears it. */
+uint64_t tlbsd_sync(unsigned long hart);
 /* 0, or -code if ERROR names request `ticket` (then clears ERROR). */
 long tlbsd_result(unsigned long hart, uint32_t ticket, uint64_t status);
 /* Submit and wait: 0 or -TLBSD_ERR_* (refused, or completed with an error:
