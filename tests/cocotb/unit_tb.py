@@ -819,11 +819,7 @@ async def errors_do_not_depend_on_order(dut):
         for i, e in enumerate(entries):
             world.mem[addr + 8 * i] = e.encode()
         for repeat in range(3):   # memory answers in a different order each time
-            await ch_write(world, 1, ref.CH_TARGETS, 0b0101)
-            await ch_write(world, 1, ref.CH_LIST, addr)
-            await ch_write(world, 1, ref.CH_COUNT, len(entries))
-            t = await ch_read(world, 1, ref.CH_SUBMIT)
-            assert 0 < t < 1 << 32, f"SUBMIT {t:#x}"
+            t = await list_request(world, 1, 0b0101, addr, len(entries))
             await wait_done(world, 1, t, 5000)
             err = await ch_read(world, 1, ref.CH_ERROR)
             want = code << 32 | t if code else 0

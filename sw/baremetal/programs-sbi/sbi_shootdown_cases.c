@@ -173,6 +173,11 @@ static long flush_raw(uint64_t mask, uint64_t base, uint64_t lo, uint64_t hi, ui
 	return sbi_ecall(SBI_EXT_TLBSD, SBI_TLBSD_FLUSH, mask, base, lo, hi, count, flags).error;
 }
 
+static long sync_raw(void)
+{
+	return sbi_ecall(SBI_EXT_TLBSD, SBI_TLBSD_SYNC, 0, 0, 0, 0, 0, 0).error;
+}
+
 static void expect(const char *what, long got, long want)
 {
 	if (got != want)
@@ -213,14 +218,14 @@ static void error_cases(unsigned long me)
 	list[1] |= 3UL << TLBSD_ENTRY_SIZE_SHIFT;	/* the reserved SIZE */
 	expect("reserved entry, submit and wait", flush_raw(targets, 0, (uint64_t)list, 0, 4, 0), SBI_ERR_INVALID_PARAM);
 	expect("reserved entry, post", flush_raw(targets, 0, (uint64_t)list, 0, 4, SBI_TLBSD_FLUSH_POST), SBI_SUCCESS);
-	expect("sync after it", sbi_ecall(SBI_EXT_TLBSD, SBI_TLBSD_SYNC, 0, 0, 0, 0, 0, 0).error, SBI_ERR_INVALID_PARAM);
-	expect("sync again", sbi_ecall(SBI_EXT_TLBSD, SBI_TLBSD_SYNC, 0, 0, 0, 0, 0, 0).error, SBI_SUCCESS);
+	expect("sync after it", sync_raw(), SBI_ERR_INVALID_PARAM);
+	expect("sync again", sync_raw(), SBI_SUCCESS);
 	list[1] &= ~(3UL << TLBSD_ENTRY_SIZE_SHIFT);
 
 	page_list(0, 4);
 	expect("post", flush_raw(targets, 0, (uint64_t)list, 0, 4, SBI_TLBSD_FLUSH_POST), SBI_SUCCESS);
 	expect("post", flush_raw(targets, 0, (uint64_t)list, 0, 4, SBI_TLBSD_FLUSH_POST), SBI_SUCCESS);
-	expect("sync", sbi_ecall(SBI_EXT_TLBSD, SBI_TLBSD_SYNC, 0, 0, 0, 0, 0, 0).error, SBI_SUCCESS);
+	expect("sync", sync_raw(), SBI_SUCCESS);
 }
 
 #ifndef PLATFORM_SBI_BOARD
@@ -282,9 +287,8 @@ static void timeout_case(unsigned long stuck)
 	expect("RFENCE naming a stuck hart", rfence, SBI_SUCCESS);
 	/* SBI_ERR_TIMEOUT, which OpenSBI 1.6's ecall layer passes on as
 	 * SBI_ERR_FAILED (it is beyond its SBI_LAST_ERR). */
-	expect("sync after a post that timed out", sbi_ecall(SBI_EXT_TLBSD, SBI_TLBSD_SYNC, 0, 0, 0, 0, 0, 0).error,
-	       SBI_ERR_FAILED);
-	expect("sync after that", sbi_ecall(SBI_EXT_TLBSD, SBI_TLBSD_SYNC, 0, 0, 0, 0, 0, 0).error, SBI_SUCCESS);
+	expect("sync after a post that timed out", sync_raw(), SBI_ERR_FAILED);
+	expect("sync after that", sync_raw(), SBI_SUCCESS);
 	*region_leaf[STUCK_PAGE] = region_pte[STUCK_PAGE];
 	sfence_vma_all();
 }
