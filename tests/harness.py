@@ -69,14 +69,17 @@ def program(platform, name):
     return out / f"{name}.elf"
 
 
-def firmware(flavor, payload_name="sbi_shootdown_cases", board=False):
+def firmware(flavor, payload_name="sbi_shootdown_cases", board=False, domains=False):
     """OpenSBI with an S-mode payload of sw/baremetal/programs-sbi: the
     project's series ("unit") or stock ("stock"); with `board`, both laid
-    out for the FPGA boards' block RAM (build.sh --board). Its directory
-    holds fw_payload.elf and fw_payload.bin."""
-    out = BUILD / f"sw/opensbi/{payload_name}-{flavor}{'-board' if board else ''}"
+    out for the FPGA boards' block RAM (build.sh --board); with `domains`,
+    the 4-hart SoC split into the two domains of sw/opensbi/domains.dts
+    (build.sh --domains). Its directory holds fw_payload.elf and
+    fw_payload.bin."""
+    layout = ["--board"] if board else ["--domains"] if domains else []
+    out = BUILD / f"sw/opensbi/{payload_name}-{flavor}{layout[0].replace('--', '-') if layout else ''}"
     payload = program("sbi-board" if board else "sbi", payload_name).with_suffix(".bin")
-    cmd = ([str(ROOT / "sw/opensbi/build.sh")] + (["--board"] if board else []) + (["--stock"] if flavor == "stock" else [])
+    cmd = ([str(ROOT / "sw/opensbi/build.sh")] + layout + (["--stock"] if flavor == "stock" else [])
            + [str(payload), str(out)])
     subprocess.run(cmd, check=True, capture_output=True)
     return out

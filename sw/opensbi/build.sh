@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# build.sh [--board] [--stock | --mutant NAME | --ceiling N] PAYLOAD.bin OUTDIR : OpenSBI (pinned tarball + our
+# build.sh [--board | --domains] [--stock | --mutant NAME | --ceiling N] PAYLOAD.bin OUTDIR : OpenSBI (pinned tarball + our
 # series) for the generic platform with PAYLOAD as its S-mode payload. Writes
 # OUTDIR/fw_payload.elf (for the Verilator SoC) and OUTDIR/fw_payload.bin (QEMU).
 #   default  shootdown_defconfig: the unit's driver, RFENCE by the unit and
@@ -21,13 +21,18 @@
 #            56 KiB); the device tree at DRAM_BASE + 248 KiB. The device tree
 #            is the boards' own (the ULX3S SoC's elaboration) with
 #            /chosen/opensbi-config's heap-size, built into the firmware.
+#   --domains  (before the others) the 4-hart SoC's device tree with two
+#            OpenSBI domains (domains.dts) built into the firmware, and
+#            the device tree at DRAM_BASE + 0x3f0000, inside the payload's
+#            2 MiB region that both domains share
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/../../scripts/lib.sh"
 FLAVOR=unit
 MUTANT=""
 BOARD=""
-if [ "${1:-}" = --board ]; then BOARD=-board; shift; fi
+if [ "${1:-}" = --board ]; then BOARD=-board; shift
+elif [ "${1:-}" = --domains ]; then BOARD=-domains; shift; fi
 if [ "${1:-}" = --stock ]; then FLAVOR=stock; shift; fi
 CEILING=""
 if [ "${1:-}" = --ceiling ]; then
@@ -84,7 +89,15 @@ fi
 
 OBJ="$BUILD/opensbi/obj-$FLAVOR$BOARD"
 LAYOUT=()
-if [ -n "$BOARD" ]; then
+if [ "$BOARD" = -domains ]; then
+  DTS="$(VERILOG_ONLY=1 "$ROOT/scripts/build-model.sh" 4 tuned)/SimTop.dts"
+  DTB="$OBJ/domains.dtb"
+  mkdir -p "$OBJ"
+  cat "$DTS" "$HERE/domains.dts" | dtc -q -I dts -O dtb -o "$DTB.tmp" - \
+    || die "the 4-hart SoC's device tree with sw/opensbi/domains.dts does not compile"
+  cmp -s "$DTB.tmp" "$DTB" && rm "$DTB.tmp" || mv "$DTB.tmp" "$DTB"
+  LAYOUT=(FW_FDT_PATH="$DTB" FW_PAYLOAD_FDT_OFFSET=0x3f0000)
+elif [ -n "$BOARD" ]; then
   # The boards' memory map (sw/baremetal/Makefile's sbi-board says the same
   # of the payload): heap-size 24 KiB keeps _fw_end + 2 hart stacks + heap
   # below DRAM_BASE + 0x30000.
@@ -102,7 +115,7 @@ fi
 rm -f "$OBJ/platform/generic/firmware/fw_payload"*
 
 mkdir -p "$OUTDIR"
-step "building OpenSBI $VERSION ($FLAVOR${BOARD:+, laid out for the boards}, generic platform) with payload $(basename "$PAYLOAD")"
+step "building OpenSBI $VERSION ($FLAVOR${BOARD:+, ${BOARD#-} layout}, generic platform) with payload $(basename "$PAYLOAD")"
 run_logged "$BUILD/logs/opensbi-$FLAVOR.log" make -C "$SRC" -j"$(nproc)" PLATFORM=generic \
   CROSS_COMPILE=riscv64-linux-gnu- PLATFORM_RISCV_ISA=rv64imac_zicsr_zifencei PLATFORM_RISCV_ABI=lp64 \
   PLATFORM_DEFCONFIG="$DEFCONFIG" \

@@ -95,6 +95,36 @@ def test_ipi_paths_on_qemu(harts, flavor):
     assert "stock (IPI) firmware" in r.stdout, describe(r)
 
 
+# What each side of sbi_domains.c must get (the unit's -ERR_DENIED is -8).
+DOMAIN_CHECKS = {
+    "direct, list in its own RAM, its own harts": 0,
+    "direct, list in the other domain's RAM": -8,
+    "direct, a target in the other domain": -8,
+    "direct, one entry for a target in the other domain": -8,
+    "SBI FLUSH, list in its own RAM, its own harts": 0,
+    "SBI FLUSH, list in the other domain's RAM": -5,
+    "SBI FLUSH, a target in the other domain": -3,
+}
+
+
+def test_channel_limits_follow_opensbi_domains():
+    """Issue 30, item 2: with the 4-hart SoC split into two OpenSBI domains
+    (sw/opensbi/domains.dts), each domain's supervisor is refused, directly
+    on its channel and through the batched extension, a list in the other
+    domain's RAM and a target in the other domain, and gets its own
+    (sw/baremetal/programs-sbi/sbi_domains.c). Firmware that opened every
+    channel to all harts and all memory above itself let the direct
+    requests through (0 where -8 is due)."""
+    r = run_sim(4, firmware("unit", "sbi_domains", domains=True) / "fw_payload.elf", "+max-cycles=60000000",
+                timeout=900)
+    got = {(side, what): int(v) for side, what, v in re.findall(r"^(?:PASS|FAIL) (A|B): (.+): (-?\d+)$", r.stdout, re.M)}
+    for side in "AB":
+        for what, want in DOMAIN_CHECKS.items():
+            assert (side, what) in got, f"no result for {side}: '{what}'\n{describe(r)}"
+            assert got[side, what] == want, f"{side}: {what}: {got[side, what]}, want {want}\n{describe(r)}"
+    assert r.status == 0, describe(r)
+
+
 def test_opensbi_series_is_clean():
     """The series applies with git am, is signed off, adds only lines clean
     under OpenSBI's .clang-format, and carries the generated register header."""
