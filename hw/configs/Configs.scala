@@ -7,7 +7,7 @@ import freechips.rocketchip.rocket._
 import freechips.rocketchip.subsystem._
 import freechips.rocketchip.tile._
 import shootdown.devices.{ShootdownKey, ShootdownParams, UartParams}
-import shootdown.soc.{BootRomInBlockRam, SimDevicesKey, SimDevicesParams}
+import shootdown.soc.{BootRomInBlockRam, SimDevicesKey, SimDevicesParams, WithForeignMaster}
 
 /** `n` RV64IMAC harts with S and U mode, Sv39 and TLBs sized like an
   * application core: 32-entry L1 ITLB and DTLB and a 512-entry L2 TLB, so that
@@ -76,16 +76,23 @@ class SimSoCBase extends Config(
   new WithNExtTopInterrupts(1) ++              // one PLIC source, tied off
   new BaseSubsystemConfig)
 
-/** Debug builds keep rocket-chip's TileLink protocol monitors. */
-class Debug2HartConfig extends Config(new WithBatchedShootdown ++ new WithShootdownCores(2) ++ new SimSoCBase)
-class Debug4HartConfig extends Config(new WithBatchedShootdown ++ new WithShootdownCores(4) ++ new SimSoCBase)
-class Debug8HartConfig extends Config(new WithBatchedShootdown ++ new WithShootdownCores(8) ++ new SimSoCBase)
+/** The simulated SoC with the unit and N harts. */
+class Shootdown2HartSoC extends Config(new WithBatchedShootdown ++ new WithShootdownCores(2) ++ new SimSoCBase)
+class Shootdown4HartSoC extends Config(new WithBatchedShootdown ++ new WithShootdownCores(4) ++ new SimSoCBase)
+class Shootdown8HartSoC extends Config(new WithBatchedShootdown ++ new WithShootdownCores(8) ++ new SimSoCBase)
+
+/** Debug builds keep rocket-chip's TileLink protocol monitors and add a bus
+  * master that is no hart (hw/soc/ForeignMaster.scala), which the unit must
+  * take as foreign. */
+class Debug2HartConfig extends Config(new WithForeignMaster ++ new Shootdown2HartSoC)
+class Debug4HartConfig extends Config(new WithForeignMaster ++ new Shootdown4HartSoC)
+class Debug8HartConfig extends Config(new WithForeignMaster ++ new Shootdown8HartSoC)
 
 /** Fast builds drop the monitors. */
-class Sim2HartConfig extends Config(new WithoutTLMonitors ++ new Debug2HartConfig)
-class Sim4HartConfig extends Config(new WithoutTLMonitors ++ new Debug4HartConfig)
+class Sim2HartConfig extends Config(new WithoutTLMonitors ++ new Shootdown2HartSoC)
+class Sim4HartConfig extends Config(new WithoutTLMonitors ++ new Shootdown4HartSoC)
 /** How cost grows with the machine (make bench-scaling): 1, 3 and 7 targets. */
-class Sim8HartConfig extends Config(new WithoutTLMonitors ++ new Debug8HartConfig)
+class Sim8HartConfig extends Config(new WithoutTLMonitors ++ new Shootdown8HartSoC)
 
 /** The FPGA SoCs' console and boot on the simulated SoC: a serial port at
   * 5 cycles a bit (the nominal clock is 100 MHz: mtime ticks every 100

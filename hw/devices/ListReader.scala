@@ -62,11 +62,12 @@ class ListReaderIO(p: ListReaderParams) extends Bundle {
   val entries = Decoupled(UInt(64.W))
   /** Entries of the current (or last) list put into `entries` so far. */
   val delivered = Output(UInt(p.countBits.W))
-  /** A beat of the current (or last) list came back bad: the reader issued
-    * no more of its reads and dropped the rest of its beats. */
+  /** The current (or last) list was not read whole: a beat came back bad,
+    * or it timed out (`timedOut`); the reader issued no more of its reads
+    * and dropped the rest of its beats. */
   val failed = Output(Bool())
   /** The current (or last) list was given up: no read was answered for
-    * TIMEOUT cycles. */
+    * TIMEOUT cycles (a failure too). */
   val timedOut = Output(Bool())
   /** Every read of the list was issued (or the reader stopped at a bad
     * beat) and answered: the reader may start the next. */
@@ -89,10 +90,11 @@ class ListReader(p: ListReaderParams) extends Module {
 
   val list = RegInit(0.U(addrBits.W))
   val count = RegInit(0.U(countBits.W))
-  val failed = RegInit(false.B)
+  val badBeat = RegInit(false.B)
   val timedOut = RegInit(false.B)
   val delivered = RegInit(0.U(countBits.W))
-  io.failed := failed
+  val stopped = badBeat || timedOut
+  io.failed := stopped
   io.timedOut := timedOut
   io.delivered := delivered
 
@@ -109,7 +111,6 @@ class ListReader(p: ListReaderParams) extends Module {
   val beatIdx = RegInit(0.U(log2Ceil(entriesPerBlock).W))
   val freeSrc = PriorityEncoder(~srcBusy)
 
-  val stopped = failed || timedOut
   io.get.valid := !stopped && issued < nBlocks && !srcBusy.andR && hasRoom
   io.get.bits.source := freeSrc
   io.get.bits.addr := ((firstBlock +& issued) << lgBlock)(addrBits - 1, 0)
@@ -125,15 +126,16 @@ class ListReader(p: ListReaderParams) extends Module {
   when (io.beat.valid) { beatIdx := Mux(last, 0.U, beatIdx + 1.U) }
   val pos = Cat(srcBlock(b.source), beatIdx)
   val firstPos = list(lgBlock - 1, entryAddrBits)
-  val fromLost = lost(b.source)
-  val inList = pos >= firstPos && pos < firstPos +& count && !fromLost
+  // A beat of a read that is still waited for (not one given up on).
+  val awaited = io.beat.valid && !lost(b.source)
+  val inList = pos >= firstPos && pos < firstPos +& count && !lost(b.source)
   val bad = io.beat.valid && b.bad && inList
   val keep = io.beat.valid && inList && !stopped && !b.bad
   entryQ.io.enq.valid := keep
   entryQ.io.enq.bits := b.data
   assert(!(entryQ.io.enq.valid && !entryQ.io.enq.ready), "shootdown list reader: a beat without reserved room")
   when (keep) { delivered := delivered + 1.U }
-  when (bad) { failed := true.B }
+  when (bad) { badBeat := true.B }
   reserved := reserved + Mux(io.get.fire(), entriesPerBlock.U, 0.U) - io.beat.valid
   val answered = Mux(io.beat.valid && last, UIntToOH(b.source, listReads), 0.U)
   srcBusy := (srcBusy | issuedNow) & ~answered
@@ -144,8 +146,8 @@ class ListReader(p: ListReaderParams) extends Module {
   val live = srcBusy & ~lost
   val waitingMem = live =/= 0.U || (!stopped && issued < nBlocks && srcBusy.andR)
   val stall = RegInit(0.U(32.W))
-  stall := Mux(!waitingMem || (io.beat.valid && !fromLost), 0.U, stall + 1.U)
-  val expire = waitingMem && io.timeout =/= 0.U && stall >= io.timeout - 1.U && !(io.beat.valid && !fromLost)
+  stall := Mux(!waitingMem || awaited, 0.U, stall + 1.U)
+  val expire = waitingMem && io.timeout =/= 0.U && stall >= io.timeout - 1.U && !awaited
   lost := (lost | Mux(expire, live, 0.U)) & ~answered
   when (expire) { timedOut := true.B }
 
@@ -156,7 +158,7 @@ class ListReader(p: ListReaderParams) extends Module {
     count := io.count
     issued := 0.U
     delivered := 0.U
-    failed := false.B
+    badBeat := false.B
     timedOut := false.B
   }
 }

@@ -120,15 +120,19 @@ class ShootdownUnit(
     }
   }
 
-  /** Where the register port's requests come from: put before anything
-    * that merges the clients (a fragmenter), so the unit can tell whose
-    * each request is. */
+  /** The register port: where the bus's clients attach. The unit tells
+    * them apart here, by client, and fragments their requests itself
+    * behind this point, so that no adapter can come between the two and
+    * renumber sources behind the owner check's back. An adapter in front
+    * of it that merges clients leaves a tile without a client of its own
+    * here, which fails elaboration. */
   val clientTap = TLIdentityNode()
 
   val regNode = TLRegisterNode(
     address   = Seq(AddressSet(params.address, ShootdownMap.windowBytes - 1)),
     device    = device,
     beatBytes = beatBytes)
+  regNode := TLFragmenter(beatBytes, p(freechips.rocketchip.subsystem.CacheBlockBytes)) := clientTap
 
   /** Reads entry lists, a cache block at a time. */
   val listNode = TLClientNode(Seq(TLClientPortParameters(Seq(TLClientParameters(
@@ -164,8 +168,8 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   private val lgBlock = log2Ceil(blockBytes)
 
   // Who may use which channel: the register port's clients by the hart they
-  // belong to, as they were at `clientTap`. A fragmenter after it merges
-  // them into one client and appends bits below their source ids
+  // belong to, as they were at `clientTap`. The unit's own fragmenter after
+  // it merges them into one client and appends bits below their source ids
   // (rocket-chip 1.2.6 TLFragmenter); those are shifted out again here. The
   // register map answers in the cycle it takes the request (concurrency 0),
   // so the requester is the source on the A channel then.
@@ -447,12 +451,12 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   val readingS = RegInit(false.B)
   val limitS = RegInit(0.U(prm.countBits.W))
   val readDoneS = RegInit(true.B)
-  val busErrS = RegInit(false.B)
+  val listFailedS = RegInit(false.B)
   val listToS = RegInit(false.B)
   when (readingS) {
     limitS := reader.io.delivered
     readDoneS := reader.io.done
-    busErrS := reader.io.failed || reader.io.timedOut
+    listFailedS := reader.io.failed
     listToS := reader.io.timedOut
   }
   when (reader.io.start) { readingS := false.B }
@@ -463,12 +467,12 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
     readingS := newReads && !(reader.io.start && inR)
     limitS := Mux(newReads, reader.io.delivered, 0.U)
     readDoneS := !newReads || reader.io.done
-    busErrS := newReads && (reader.io.failed || reader.io.timedOut)
+    listFailedS := newReads && reader.io.failed
     listToS := newReads && reader.io.timedOut
   }
   val limitNow = Mux(readingS, reader.io.delivered, limitS)
   val readDoneNow = Mux(readingS, reader.io.done, readDoneS)
-  val busErrNow = Mux(readingS, reader.io.failed || reader.io.timedOut, busErrS)
+  val listFailedNow = Mux(readingS, reader.io.failed, listFailedS)
   val listToNow = Mux(readingS, reader.io.timedOut, listToS)
   val takenS = RegInit(0.U(prm.countBits.W))
   val inlineLeft = RegInit(false.B)
@@ -506,7 +510,7 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   expander.io.notRead := newNotRead
   expander.io.entries <> entries
   expander.io.readerDone := req.inline || (readDoneNow && !listLeft)
-  expander.io.busError := !req.inline && busErrNow
+  expander.io.busError := !req.inline && listFailedNow
   expander.io.listTimeout := listToNow
 
   broadcaster.io.start := start

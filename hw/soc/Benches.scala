@@ -38,7 +38,7 @@ class UnitBench(implicit p: Parameters) extends LazyModule {
     supportsGet = TransferSizes(1, 64),
     mayDenyGet  = true)), beatBytes = 8)))
   val irqSink = IntSinkNode(IntSinkPortSimple())
-  unit.regNode := unit.clientTap := cpu
+  unit.clientTap := cpu
   mem := unit.listNode
   irqSink := unit.intNode
 

@@ -4,7 +4,8 @@
 //
 // Hart h's channel takes writes and submissions only from clients inside
 // tile h, told apart by TileLink source id: the unit sees the clients at its
-// `clientTap`, before the fragmenter merges them.
+// `clientTap`, before its own fragmenter merges them; every other master
+// (ForeignMaster in the debug SoCs) is foreign.
 package shootdown.soc
 
 import freechips.rocketchip.diplomacy._
@@ -20,7 +21,7 @@ trait CanHavePeripheryBatchedShootdown { this: BaseSubsystem with HasShootdownTi
     def owner(c: TLClientParameters): Option[Int] =
       Some(tiles.indexWhere(t => c.nodePath.exists(_.parents.contains(t)))).filter(_ >= 0)
     val unit = LazyModule(new ShootdownUnit(params, p(RocketTilesKey).size, mem.base, mem.size, pbus.beatBytes, owner))
-    pbus.coupleTo("tlb-shootdown") { unit.regNode := TLFragmenter(pbus) := unit.clientTap := _ }
+    pbus.coupleTo("tlb-shootdown") { unit.clientTap := _ }
     sbus.fromPort(Some("tlb-shootdown-list"))() := unit.listNode
     ibus.fromSync := unit.intNode
     unit

@@ -22,7 +22,8 @@ class ShootdownSystem(implicit p: Parameters) extends BaseSubsystem
     with CanHaveMasterAXI4MemPort
     with HasShootdownBootROM
     with CanHavePeripherySimDevices
-    with CanHavePeripheryBatchedShootdown {
+    with CanHavePeripheryBatchedShootdown
+    with CanHaveForeignMaster {
   val tiles = rocketTiles
 
   // OpenSBI and Linux read timebase-frequency from /cpus; rocket-chip 1.2.6
@@ -51,6 +52,7 @@ class ShootdownSystemModuleImp[+L <: ShootdownSystem](_outer: L) extends BaseSub
     with HasExtInterruptsModuleImp
     with HasShootdownBootROMModuleImp
     with CanHavePeripherySimDevicesModuleImp
+    with CanHaveForeignMasterModuleImp
     with DontTouch {
   tile_inputs.zip(outer.hartIdList).foreach { case (wire, i) =>
     wire.hartid := i.U
