@@ -53,7 +53,7 @@ judge() {
     echo "litmus-long: the $name run did not finish (log: $log)" >&2
     return 1
   fi
-  python3 tests/litmus/judge.py "$log" "$RESULTS/litmus-$name.txt" > /dev/null || { echo "litmus-long: $name: a test failed" >&2; return 1; }
+  python3 tests/litmus/judge.py --schedules "$SCHEDULES" "$log" "$RESULTS/litmus-$name.txt" > /dev/null || { echo "litmus-long: $name: a test failed" >&2; return 1; }
   echo "$name: $(tail -n +1 "$RESULTS/litmus-$name.txt" | grep -m1 'tests failed')"
 }
 running=()

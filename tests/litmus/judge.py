@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
-"""judge.py RUN.log [OUT.txt] : what a run of sw/baremetal/programs/litmus.c
-saw, judged against the reference models (tests/models/vm_model.py), in the
-style of litmus7's reports: per test the histogram of outcomes, each
-forbidden condition with how often it was seen (must be never), each weak
-outcome with whether it was seen (a weak outcome never seen means the run
-could not show what the test checks there), and any outcome outside the
-model's allowed set (a failure). Exits 1 when a test failed.
+"""judge.py [--schedules N] RUN.log [OUT.txt] : what a run of
+sw/baremetal/programs/litmus.c saw, judged against the reference models
+(tests/models/vm_model.py), in the style of litmus7's reports: per test the
+histogram of outcomes, each forbidden condition with how often it was seen
+(must be never), each weak outcome with whether it was seen (a weak outcome
+never seen means the run could not show what the test checks there), and
+any outcome outside the model's allowed set (a failure). A run must also
+show that it ran what was asked: N schedules per test (the build's
+LITMUS_SCHEDULES, sw/baremetal/Makefile's default unless told), a
+histogram that adds up to them, as many outcome lines as its header
+counts, and no test missing or skipped except for the reason its own file
+gives (it needs more harts than the machine has). Exits 1 when a test
+failed.
 """
 from collections import Counter
 import pathlib
@@ -17,6 +23,7 @@ sys.path.insert(0, str(HERE.parent / "models"))
 from litmus import FAULT, holds, load, show  # noqa: E402
 from vm_model import outcomes as model_outcomes  # noqa: E402
 
+MAKEFILE = HERE.parents[1] / "sw/baremetal/Makefile"
 HEADER = re.compile(r"^litmus (\S+) schedules (\d+) outcomes (\d+)$")
 SKIPPED = re.compile(r"^litmus (\S+) skipped: (.*)$")
 ERROR = re.compile(r"^litmus (\S+) error: (.*)$")
@@ -32,6 +39,21 @@ def tests():
     return out
 
 
+def asked_schedules():
+    """Schedules per test a default build runs (LITMUS_SCHEDULES in
+    sw/baremetal/Makefile)."""
+    m = re.search(r"^LITMUS_SCHEDULES \?= (\d+)$", MAKEFILE.read_text(), re.M)
+    if not m:
+        raise SystemExit(f"judge.py: no 'LITMUS_SCHEDULES ?= N' in {MAKEFILE}")
+    return int(m.group(1))
+
+
+def skip_reason_ok(test, reason):
+    """A test may be skipped only because the machine has fewer harts than
+    the test file uses."""
+    return reason == f"needs {len(test.harts)} harts"
+
+
 def _value(text):
     return FAULT if text == FAULT else int(text)
 
@@ -44,7 +66,7 @@ def parse(text):
         m = HEADER.match(line)
         if m:
             current = runs.setdefault(m.group(1), {"errors": []})
-            current.update(schedules=int(m.group(2)), outcomes=Counter())
+            current.update(schedules=int(m.group(2)), distinct=int(m.group(3)), lines=0, outcomes=Counter())
             continue
         m = OUTCOME.match(line)
         if m and current is not None:
@@ -54,6 +76,7 @@ def parse(text):
                 hart, _, name = key.rpartition(":")
                 obs.append(((int(hart) if hart else None, name), _value(value)))
             current["outcomes"][frozenset(obs)] += int(m.group(1))
+            current["lines"] += 1
             continue
         m = SKIPPED.match(line)
         if m:
@@ -65,14 +88,22 @@ def parse(text):
     return runs
 
 
-def judge(test, run):
+def judge(test, run, schedules=None):
     """A verdict: {"failures": [...], "weak": [(cond, count)], "forbidden":
-    [(cond, count)], "report": text}."""
+    [(cond, count)], "report": text}. `schedules`: how many the run was
+    asked for (default: asked_schedules())."""
+    asked = asked_schedules() if schedules is None else schedules
     seen = run.get("outcomes", Counter())
     allowed = model_outcomes(test)
     failures = list(run.get("errors", []))
+    if "skipped" in run:
+        failures.append(f"skipped: {run['skipped']}")
+    if run.get("schedules") != asked:
+        failures.append(f"{run.get('schedules', 'no')} schedules run where {asked} were asked")
     if sum(seen.values()) != run.get("schedules", -1):
         failures.append(f"{sum(seen.values())} outcomes counted for {run.get('schedules')} schedules")
+    if run.get("lines") != run.get("distinct"):
+        failures.append(f"{run.get('lines', 0)} outcome lines where the header counts {run.get('distinct')}")
     outside = {o: n for o, n in seen.items() if o not in allowed}
     forbidden = [(c, sum(n for o, n in seen.items() if holds(c, dict(o)))) for c in test.forbidden]
     weak = [(c, sum(n for o, n in seen.items() if holds(c, dict(o)))) for c in test.weak]
@@ -96,9 +127,15 @@ def fmt(outcome):
 
 
 def main():
-    if len(sys.argv) not in (2, 3):
-        raise SystemExit("usage: judge.py RUN.log [OUT.txt]")
-    runs = parse(pathlib.Path(sys.argv[1]).read_text(errors="replace"))
+    args = sys.argv[1:]
+    schedules = None
+    if args[:1] == ["--schedules"] and len(args) >= 2:
+        if not args[1].isdigit():
+            raise SystemExit(f"judge.py: --schedules takes a number, not '{args[1]}'")
+        schedules, args = int(args[1]), args[2:]
+    if len(args) not in (1, 2):
+        raise SystemExit("usage: judge.py [--schedules N] RUN.log [OUT.txt]")
+    runs = parse(pathlib.Path(args[0]).read_text(errors="replace"))
     out, failed, unseen = [], 0, []
     for name, test in tests().items():
         run = runs.get(name)
@@ -106,18 +143,18 @@ def main():
             out.append(f"Test {name}: not in the run")
             failed += 1
             continue
-        if "skipped" in run:
+        if "skipped" in run and skip_reason_ok(test, run["skipped"]):
             out.append(f"Test {name}: skipped ({run['skipped']})")
             continue
-        v = judge(test, run)
+        v = judge(test, run, schedules)
         out.append(v["report"])
         failed += bool(v["failures"])
         unseen += [f"{name}: {show(c)}" for c, n in v["weak"] if not n]
     out.append(f"{failed} tests failed; weak outcomes never seen: {len(unseen)}" +
                "".join(f"\n  {u}" for u in unseen))
     text = "\n\n".join(out) + "\n"
-    if len(sys.argv) == 3:
-        pathlib.Path(sys.argv[2]).write_text(text)
+    if len(args) == 2:
+        pathlib.Path(args[1]).write_text(text)
     sys.stdout.write(text)
     sys.exit(1 if failed else 0)
 

@@ -1,0 +1,78 @@
+"""The litmus judge (tests/litmus/judge.py) fails a run that does not show
+it ran what was asked, not only one that saw a forbidden outcome: doctored
+logs of an empty run, of fewer schedules than the build asks for, of a
+header whose outcome count disagrees with its lines, and of a test skipped
+for a reason its file does not give must each fail (issue 31, item 3)."""
+import subprocess
+import sys
+
+import pytest
+
+from judge import FAULT, asked_schedules, judge, model_outcomes, parse, tests as litmus_tests
+
+JUDGE = [sys.executable, str(__import__("judge").__file__)]
+TESTS = litmus_tests()
+ONE = "MP+shoot+wait"
+
+
+def line(outcome):
+    words = sorted(f"{'' if h is None else f'{h}:'}{n}={'fault' if v == FAULT else v}" for (h, n), v in outcome)
+    return " ".join(words)
+
+
+def log(name, schedules=None, distinct=None, lines=None):
+    """A run of test `name` that saw one allowed outcome every time."""
+    n = asked_schedules() if schedules is None else schedules
+    outcome = min(line(o) for o in model_outcomes(TESTS[name]))
+    body = [f"outcome {n}: {outcome}"] if n else []
+    body = body if lines is None else body * lines
+    return "\n".join([f"litmus {name} schedules {n} outcomes {len(body) if distinct is None else distinct}", *body])
+
+
+def failures(text, name=ONE):
+    return judge(TESTS[name], parse(text)[name])["failures"]
+
+
+def test_an_honest_run_passes():
+    assert failures(log(ONE)) == []
+
+
+@pytest.mark.parametrize("doctored,why", [
+    (log(ONE, schedules=0), "schedules run where"),
+    (log(ONE, schedules=asked_schedules() // 2), "schedules run where"),
+    (log(ONE, distinct=2), "outcome lines where the header counts 2"),
+    (log(ONE, lines=2, distinct=1), "outcome lines where the header counts 1"),
+], ids=["empty", "fewer-schedules", "header-counts-more", "more-lines-than-counted"])
+def test_a_run_that_did_not_do_what_was_asked_fails(doctored, why):
+    assert any(why in f for f in failures(doctored)), failures(doctored)
+
+
+def whole_run(skip=None, reason=None):
+    parts = []
+    for name in TESTS:
+        parts.append(f"litmus {name} skipped: {reason}" if name == skip else log(name))
+    return "\n".join(parts) + "\n"
+
+
+def run_cli(tmp_path, text, *opts):
+    path = tmp_path / "run.log"
+    path.write_text(text)
+    return subprocess.run([*JUDGE, *opts, str(path)], capture_output=True, text=True)
+
+
+def test_skips_only_for_the_harts_a_test_needs(tmp_path):
+    three = next(n for n, t in TESTS.items() if len(t.harts) == 3)
+    assert run_cli(tmp_path, whole_run()).returncode == 0
+    assert run_cli(tmp_path, whole_run(three, "needs 3 harts")).returncode == 0
+    r = run_cli(tmp_path, whole_run(three, "no time"))
+    assert r.returncode == 1 and "skipped: no time" in r.stdout, r.stdout[-2000:]
+    r = run_cli(tmp_path, whole_run(ONE, f"needs {len(TESTS[ONE].harts) + 1} harts"))
+    assert r.returncode == 1, r.stdout[-2000:]
+
+
+def test_the_cli_takes_the_schedules_asked(tmp_path):
+    assert run_cli(tmp_path, whole_run(), "--schedules", str(asked_schedules())).returncode == 0
+    r = run_cli(tmp_path, whole_run(), "--schedules", str(asked_schedules() * 10))
+    assert r.returncode == 1 and "schedules run where" in r.stdout
+    r = run_cli(tmp_path, whole_run(), "--schedules", "many")
+    assert r.returncode == 1 and "takes a number" in r.stderr
