@@ -1,19 +1,14 @@
 """OpenSBI (pinned 1.6 + sw/opensbi/series) boots an S-mode payload on every
 hart, through HSM, on the Verilator SoC and on QEMU with the same build."""
-import subprocess
-
 import pytest
 
-from harness import BUILD, ROOT, TARGETS, describe, program, run_qemu, run_sim
+from harness import TARGETS, describe, firmware as build_firmware, run_qemu, run_sim
 
 
 @pytest.fixture(scope="module")
 def firmware():
-    out = BUILD / "sw/opensbi"
-    if not (out / "fw_payload.elf").exists():
-        subprocess.run([str(ROOT / "sw/opensbi/build.sh"), str(program("sbi", "sbi_hello").with_suffix(".bin")),
-                        str(out)], check=True, capture_output=True)
-    return out
+    """Built (or brought up to date) for this session, never an old one."""
+    return build_firmware("unit", "sbi_hello")
 
 
 # The 4-hart SoC boots the same firmware in test_sbi_shootdown's test_paths_on_soc[4-*],
