@@ -79,7 +79,7 @@ litmus-long: models sw
 	@scripts/litmus-long.sh $(or $(SCHEDULES),1000) $(BACKENDS)
 
 mutants: sw
-	@scripts/mutants.sh $(MUTANTS)
+	@python3 scripts/mutants.py $(MUTANTS)
 
 cocotb-long: setup
 	@venv=$$(scripts/setup.sh) && cd tests && COCOTB_SEEDS=$(or $(SEEDS),200) $$venv/bin/python -m pytest cocotb

@@ -157,6 +157,16 @@ object GenShootdownHeaders {
     table("GLOBAL_REGS", "", Global.all)
     table("LIMIT_REGS", "LIMIT_", Limit.all)
     table("CHANNEL_REGS", "CH_", Channel.all)
+    line()
+    line("# Debug knobs (hw/devices/Mutants.scala, `sim +mutant=NAME`): each of")
+    line("# MUTANTS breaks the rule it names, so a check must catch it; AIDS break none.")
+    def knobs(name: String, m: Map[String, String]) = {
+      line(s"$name = {")
+      m.toSeq.sortBy(_._1).foreach { case (k, v) => line(s"    ${py(k)}: ${py(v)},") }
+      line("}")
+    }
+    knobs("MUTANTS", Mutants.all)
+    knobs("AIDS", Mutants.aids)
     b.toString
   }
 

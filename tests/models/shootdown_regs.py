@@ -129,3 +129,22 @@ CHANNEL_REGS = {
     CH_SUBMIT_ONE: Reg("SUBMIT_ONE", 64, "R", "read has an effect", 0),
     CH_ERRORS: Reg("ERRORS", 16, "RW", "write 1 to clear", 0),
 }
+
+# Debug knobs (hw/devices/Mutants.scala, `sim +mutant=NAME`): each of
+# MUTANTS breaks the rule it names, so a check must catch it; AIDS break none.
+MUTANTS = {
+    "ack-before-drain": "agents acknowledge when the request's end arrives, before flushing and draining (rules 1, 2)",
+    "ack-before-ordered": "agents acknowledge after holding the core two cycles, without waiting for the D$ to drain (rule 2)",
+    "drop-last-entry": "the unit ignores the last entry of a list with more than one (rule 1)",
+    "itlb-unconnected": "the agent's ITLB flush is not connected (rule 1, instruction fetches)",
+    "lose-local-sfence": "the agent takes the ITLB and page walker inputs in the cycle the hart's own sfence.vma needs them (rule 7)",
+    "no-refill-guard": "the tile no longer turns a non-global flush into a full one when a refill lands in its cycle (rule 1)",
+    "ptw-flush-late": "the agent flushes the page walker four cycles after the DTLB (rule 1: a walk in between is answered from the L2 TLB)",
+    "skip-nonleaf": "the page walker sees ASID and full flushes as flushes of one VA, so its cache of non-leaf entries survives (rule 1)",
+    "skip-ptw-flush": "the agent never flushes the page walker (L2 TLB, PTE cache) (rule 1)",
+    "superpage-4k-stride": "the unit steps through 2 MiB and 1 GiB entries in 4 KiB pages (rules 1, 5)",
+    "sync-one-early": "STATUS.IDLE turns on when the channel's last posted request starts, not when it completes (post, then sync)",
+}
+AIDS = {
+    "tickets-near-wrap": "every channel's ticket counter starts 16 below 2^32, so that a run crosses the wrap",
+}

@@ -8,25 +8,11 @@ import sys
 
 import pytest
 
-from judge import FAULT, asked_schedules, judge, model_outcomes, parse, tests as litmus_tests
+from judge import asked_schedules, judge, parse
+from litmus_logs import TESTS, log, whole_run
 
 JUDGE = [sys.executable, str(__import__("judge").__file__)]
-TESTS = litmus_tests()
 ONE = "MP+shoot+wait"
-
-
-def line(outcome):
-    words = sorted(f"{'' if h is None else f'{h}:'}{n}={'fault' if v == FAULT else v}" for (h, n), v in outcome)
-    return " ".join(words)
-
-
-def log(name, schedules=None, distinct=None, lines=None):
-    """A run of test `name` that saw one allowed outcome every time."""
-    n = asked_schedules() if schedules is None else schedules
-    outcome = min(line(o) for o in model_outcomes(TESTS[name]))
-    body = [f"outcome {n}: {outcome}"] if n else []
-    body = body if lines is None else body * lines
-    return "\n".join([f"litmus {name} schedules {n} outcomes {len(body) if distinct is None else distinct}", *body])
 
 
 def failures(text, name=ONE):
@@ -45,13 +31,6 @@ def test_an_honest_run_passes():
 ], ids=["empty", "fewer-schedules", "header-counts-more", "more-lines-than-counted"])
 def test_a_run_that_did_not_do_what_was_asked_fails(doctored, why):
     assert any(why in f for f in failures(doctored)), failures(doctored)
-
-
-def whole_run(skip=None, reason=None):
-    parts = []
-    for name in TESTS:
-        parts.append(f"litmus {name} skipped: {reason}" if name == skip else log(name))
-    return "\n".join(parts) + "\n"
 
 
 def run_cli(tmp_path, text, *opts):
