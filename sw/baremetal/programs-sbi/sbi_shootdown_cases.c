@@ -18,7 +18,11 @@
  * The unit's paths must not interrupt the targets (SBI PMU IPI counter);
  * the IPI paths must.
  *
- * Prints "PASS <what>" lines and ends with status 0, or "FAIL ..." and 1.
+ * Prints its batch sizes ("sbi shootdown cases: batches ..."), "PASS path
+ * ..." per path and batch, "PASS <what>: <got> (want <want>)" per checked
+ * answer, and ends with "sbi shootdown cases: all passed (<n> checked
+ * answers)" and status 0, or "FAIL ..." and 1: the tests read what to
+ * expect from it, not from a copy.
  */
 #include "shootdown_paths.h"
 
@@ -178,11 +182,14 @@ static long sync_raw(void)
 	return sbi_ecall(SBI_EXT_TLBSD, SBI_TLBSD_SYNC, 0, 0, 0, 0, 0, 0).error;
 }
 
+static unsigned answers_checked;
+
 static void expect(const char *what, long got, long want)
 {
 	if (got != want)
 		FAIL("%s: got %ld, want %ld\n", what, got, want);
-	printf("PASS %s: %ld\n", what, got);
+	printf("PASS %s: %ld (want %ld)\n", what, got, want);
+	answers_checked++;
 }
 
 /* Every error of the extension. Those found before submission must leave
@@ -301,6 +308,10 @@ int main(unsigned long hartid)
 		paths_setup();
 		printf("sbi shootdown cases: %u harts, %s firmware\n", num_harts(),
 		       unit_firmware() ? "unit" : "stock (IPI)");
+		printf("sbi shootdown cases: batches");
+		for (unsigned b = 0; b < sizeof(batches) / sizeof(batches[0]); b++)
+			printf(" %u", batches[b]);
+		printf("\n");
 	}
 	barrier();
 	paths_enter();
@@ -325,6 +336,8 @@ int main(unsigned long hartid)
 			concurrent_flush(hartid, hartid == boot_hart() ? 0 : 1);
 		barrier();
 		if (hartid == boot_hart()) {
+			expect("the device tree offers the supervisor channels",
+			       fdt_has_prop(TLBSD_COMPATIBLE, "tlb-shootdown,supervisor-channels"), 1);
 			expect("concurrent FLUSH, first caller", both_err[0], SBI_SUCCESS);
 			expect("concurrent FLUSH, second caller", both_err[1], SBI_SUCCESS);
 			region_remap(0, 2 * PAIR_PAGES);
@@ -340,6 +353,6 @@ int main(unsigned long hartid)
 #endif
 	}
 	if (hartid == boot_hart())
-		printf("sbi shootdown cases: all passed\n");
+		printf("sbi shootdown cases: all passed (%u checked answers)\n", answers_checked);
 	return 0;
 }

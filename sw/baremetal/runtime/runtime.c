@@ -141,6 +141,45 @@ uint64_t fdt_reg_of(const char *compatible)
 	return s.reg;
 }
 
+struct prop_search {
+	const char *compatible, *prop;
+	uint8_t matched[FDT_MAX_DEPTH], has[FDT_MAX_DEPTH];
+	int found;
+};
+
+static int prop_search_node(const char *name, unsigned depth, void *ctx)
+{
+	(void)name;
+	struct prop_search *s = ctx;
+	if (depth < FDT_MAX_DEPTH)
+		s->matched[depth] = s->has[depth] = 0;
+	return 0;
+}
+
+static int prop_search_prop(const char *name, const uint8_t *value, uint32_t len, unsigned depth, void *ctx)
+{
+	struct prop_search *s = ctx;
+	if (depth >= FDT_MAX_DEPTH)
+		return 0;
+	if (strcmp(name, "compatible") == 0) {
+		for (uint32_t off = 0; off < len; off += strlen((const char *)value + off) + 1)
+			if (strcmp((const char *)value + off, s->compatible) == 0)
+				s->matched[depth] = 1;
+	} else if (strcmp(name, s->prop) == 0) {
+		s->has[depth] = 1;
+	}
+	s->found = s->matched[depth] && s->has[depth];
+	return s->found;
+}
+
+int fdt_has_prop(const char *compatible, const char *prop)
+{
+	struct prop_search s = { .compatible = compatible, .prop = prop };
+	const struct fdt_walk w = { prop_search_node, prop_search_prop, &s };
+	fdt_walk(fdt_addr, &w);
+	return s.found;
+}
+
 /* Hart 0, before any other hart runs C code. */
 void runtime_boot(const void *fdt)
 {

@@ -67,6 +67,8 @@ long call_in_mmode(long (*fn)(void *), void *arg);
 /* Device tree: the first `reg` address of the first node whose compatible
  * list holds `compatible`; 0 if there is none. */
 uint64_t fdt_reg_of(const char *compatible);
+/* 1 if a node with `compatible` in the boot device tree has property `prop`. */
+int fdt_has_prop(const char *compatible, const char *prop);
 
 /* S-mode payload runtime only: an SBI call (a0-a5 arguments). */
 struct sbiret {
