@@ -88,6 +88,15 @@ static unsigned fdt_count_cpus(const void *fdt)
 
 #define FDT_MAX_DEPTH 16
 
+/* Whether a "compatible" value (a list of strings) names `compatible`. */
+static int has_compatible(const uint8_t *value, uint32_t len, const char *compatible)
+{
+	for (uint32_t off = 0; off < len; off += strlen((const char *)value + off) + 1)
+		if (strcmp((const char *)value + off, compatible) == 0)
+			return 1;
+	return 0;
+}
+
 struct reg_search {
 	const char *compatible;
 	unsigned depth;
@@ -118,9 +127,7 @@ static int reg_search_prop(const char *name, const uint8_t *value, uint32_t len,
 	if (strcmp(name, "#address-cells") == 0 && len == 4) {
 		s->address_cells[depth] = be32(value);
 	} else if (strcmp(name, "compatible") == 0) {
-		for (uint32_t off = 0; off < len; off += strlen((const char *)value + off) + 1)
-			if (strcmp((const char *)value + off, s->compatible) == 0)
-				s->matched = 1;
+		s->matched = has_compatible(value, len, s->compatible);
 	} else if (strcmp(name, "reg") == 0) {
 		uint32_t cells = depth > 0 ? s->address_cells[depth - 1] : 2;
 		s->has_reg = (cells == 1 && len >= 4) || (cells == 2 && len >= 8);
@@ -162,9 +169,7 @@ static int prop_search_prop(const char *name, const uint8_t *value, uint32_t len
 	if (depth >= FDT_MAX_DEPTH)
 		return 0;
 	if (strcmp(name, "compatible") == 0) {
-		for (uint32_t off = 0; off < len; off += strlen((const char *)value + off) + 1)
-			if (strcmp((const char *)value + off, s->compatible) == 0)
-				s->matched[depth] = 1;
+		s->matched[depth] = has_compatible(value, len, s->compatible);
 	} else if (strcmp(name, s->prop) == 0) {
 		s->has[depth] = 1;
 	}
