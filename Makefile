@@ -2,6 +2,8 @@
 #   make demo      the headline: S-mode shootdown by SBI RFENCE over IPIs vs the unit (RFENCE,
 #                  batched SBI extension, direct), 2- and 4-hart SoCs + QEMU (build/results/demo.*)
 #   make test      the test suite (what CI runs)
+#   make test-long the tests that repeat a shorter one's check on more harts or
+#                  through the firmware (marked long; about 20 min)
 #   make run PROGRAM=<elf> [HARTS=2|4|8] [MAX_CYCLES=N] [WAVES=1 [WAVES_FROM=C] [WAVES_TO=C]]
 #   make models    the tuned 2- and 4-hart Verilator models
 #   make bench     the unit vs a software shootdown: latency, stolen cycles, traps; SoC area (build/results/)
@@ -15,6 +17,8 @@
 #   make linux     the test kernel (sw/linux, stock and with the series) as OpenSBI payloads
 #   make linux-demo [HARTS="2 4"]  the Linux workloads on the SoC, stock vs the port with the unit,
 #                  side by side (build/results/linux-demo.*; about 15 min for 2 harts)
+#   make linux-series  every patch of the Linux series builds on its own (a full build, then
+#                  minutes a patch)
 #   make linux-mutants [MUTANTS="a b"]  each kernel mutant (sw/linux/mutants: the port broken
 #                  on purpose) in make test's Linux run on the 2-hart SoC; killed only by the
 #                  workload count it names (build/results/linux-mutants.md; ~15 min a mutant)
@@ -42,7 +46,7 @@ export BUILD
 BAREMETAL := $(BUILD)/sw/baremetal
 OPENSBI_OUT := $(BUILD)/sw/opensbi
 
-.PHONY: all setup models sw linux fpga linux-demo linux-mutants litmus-long cocotb-long mutants demo test run bench bench-scaling bench-sim fw-profile generated clean help
+.PHONY: all setup models sw linux fpga linux-demo linux-series linux-mutants litmus-long cocotb-long mutants demo test test-long run bench bench-scaling bench-sim fw-profile generated clean help
 all: models sw
 
 help:
@@ -72,6 +76,9 @@ demo: setup
 linux-demo: sw
 	@scripts/linux-demo.sh $(HARTS)
 
+linux-series: setup
+	@sw/linux/build-series.sh
+
 linux-mutants: sw
 	@scripts/linux-mutants.sh $(MUTANTS)
 
@@ -87,6 +94,10 @@ cocotb-long: setup
 test: sw
 	@scripts/build-test-models.sh
 	@venv=$$(scripts/setup.sh) && cd tests && $$venv/bin/python -m pytest $(PYTEST_ARGS)
+
+test-long: sw
+	@scripts/build-test-models.sh
+	@venv=$$(scripts/setup.sh) && cd tests && $$venv/bin/python -m pytest -m long $(PYTEST_ARGS)
 
 run: setup
 	@test -n "$(PROGRAM)" || { echo "usage: make run PROGRAM=<elf> [HARTS=2|4|8] [MAX_CYCLES=N] [WAVES=1 [WAVES_FROM=C] [WAVES_TO=C]]" >&2; exit 2; }

@@ -27,7 +27,7 @@ STAMP = re.compile(r"^\[\s*(\d+) msip ([\d ]+)\] (.*)$")
 RECLAIM = re.compile(r"reclaim: .*: (\d+) pages scanned, (\d+) file refaults, (\d+) pages to swap")
 NAME = re.compile(r"linux-demo-(\d+)-(stock|port)\.log$")
 FIELDS = ["harts", "kernel", "phase", "cycles", "msip", "linux_ipis", "shootdown_ipis",
-          "sbi_rfence_calls", "sbi_fence_calls", "requests", "direct", "entries", "wait_cycles", "whole_space", "errors", "sbi_rfence", "batches",
+          "sbi_rfence_calls", "sbi_fence_calls", "requests", "direct", "entries", "wait_ticks", "whole_space", "errors", "sbi_rfence", "batches",
           "pending_requests", "pending_none", "pending_whole", "young_requests", "young_pages",
           "scanned", "refaults", "swapped"]
 
@@ -77,12 +77,17 @@ def cell(v):
     return "-" if v is None else str(v)
 
 
+# The kernel times its waits with get_cycles(), the timer: on the SoC mtime
+# ticks once every 100 cycles (WithTimebase in hw/configs/Configs.scala).
+CYCLES_PER_TICK = 100
+
+
 def wait_share(harts, row):
     """The port's wait for its requests as a share of every hart's cycles
     in the phase (targets spend nothing: the unit does not trap them)."""
-    if row.get("wait_cycles") is None or not row.get("cycles"):
+    if row.get("wait_ticks") is None or not row.get("cycles"):
         return "-"
-    return f"{100 * row['wait_cycles'] / (harts * row['cycles']):.2f}%"
+    return f"{100 * row['wait_ticks'] * CYCLES_PER_TICK / (harts * row['cycles']):.2f}%"
 
 
 def table(harts, stock, port):

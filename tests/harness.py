@@ -148,6 +148,29 @@ def scoreboard_races(r):
     return {name: int(n) for name, n in (item.rsplit(" ", 1) for item in m.group(1).split(", "))}
 
 
+SCOREBOARD = re.compile(r"^\[sim\] scoreboard: (\d+) requests, (\d+) local sfence.vma, (\d+) translated accesses "
+                        r"checked, (\d+) unexplained, (\d+) violations$", re.M)
+UNTRACED_STATUS = 72  # sim: the scoreboard met events it could not trace (sim/main.cpp)
+
+
+def scoreboard_summary(r):
+    """The scoreboard's own summary line of a run on a model that has it:
+    {"requests", "sfences", "checked", "unexplained", "violations"}."""
+    found = SCOREBOARD.findall(r.stderr)
+    assert found, "no scoreboard summary in the run's output (a model without the scoreboard?)"
+    return dict(zip(("requests", "sfences", "checked", "unexplained", "violations"), map(int, found[-1])))
+
+
+def assert_scoreboard_checked(r, requests=1):
+    """The scoreboard checked the run and found it clean: translated accesses
+    checked, at least `requests` unit requests seen, nothing it could not
+    trace, no violation (its own counts, not the exit status alone)."""
+    sb = scoreboard_summary(r)
+    assert sb["checked"] > 0 and sb["requests"] >= requests, sb
+    assert sb["unexplained"] == 0 and sb["violations"] == 0, sb
+    return sb
+
+
 SUMMARY = re.compile(r"^\[sim\] (.*?), status (-?\d+): (\d+) cycles in ([\d.]+) s \(([\d.]+) kHz\)$", re.M)
 
 

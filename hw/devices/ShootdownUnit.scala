@@ -110,15 +110,10 @@ class ShootdownUnit(
   require(nHarts >= 1 && nHarts <= ShootdownMap.maxChannels,
     s"the shootdown unit serves 1 to ${ShootdownMap.maxChannels} harts, not $nHarts")
 
-  val device = new SimpleDevice("tlb-shootdown", Seq(ShootdownMap.compatible)) {
-    override def describe(resources: ResourceBindings): Description = {
-      val Description(name, mapping) = super.describe(resources)
-      Description(name, mapping ++ Map(
-        "tlb-shootdown,channels"       -> Seq(ResourceInt(nHarts)),
-        "tlb-shootdown,channel-stride" -> Seq(ResourceInt(ShootdownMap.pageBytes)),
-        "tlb-shootdown,max-entries"    -> Seq(ResourceInt(params.maxEntries))))
-    }
-  }
+  // The device tree names the unit and where it is, nothing more: the
+  // compatible gives the register layout (a page per channel), INFO the
+  // channels and the longest list, the firmware's GET_INFO the same to S-mode.
+  val device = new SimpleDevice("tlb-shootdown", Seq(ShootdownMap.compatible))
 
   /** The register port: where the bus's clients attach. The unit tells
     * them apart here, by client, and fragments their requests itself

@@ -27,9 +27,18 @@ rm -rf "$WORK" && mkdir -p "$WORK"
 all=("${PATCHES[@]/#/$HERE/patches/}")
 created=$(awk '/^--- \/dev\/null/ {new = 1; next} new && /^\+\+\+ b\// {print substr($2, 3)} {new = 0}' "${all[@]}" | sort -u)
 files=$(sed -n 's|^--- a/||p' "${all[@]}" | sort -u | comm -23 - <(echo "$created"))
+# The files the series creates are asked for too: the tarball must not have
+# them (a patch made against a tree that lacked one "creates" it whole, and
+# patch refuses it), so tar's complaint about them is expected.
 # shellcheck disable=SC2086
 tar -xJf "$TARBALL" -C "$WORK" --strip-components=1 --wildcards "$SRCDIR/scripts/*" \
-  $(for f in $files; do echo "$SRCDIR/$f"; done)
+  $(for f in $files $created; do echo "$SRCDIR/$f"; done) 2>/dev/null || true
+for f in $files; do
+  [ -f "$WORK/$f" ] || die "the series changes $f, which $NAME $VERSION does not have"
+done
+for f in $created; do
+  [ ! -e "$WORK/$f" ] || die "the series creates $f, which $NAME $VERSION already has"
+done
 for p in "${PATCHES[@]}"; do
   patch -d "$WORK" -p1 -s --no-backup-if-mismatch < "$HERE/patches/$p" || die "$p does not apply"
 done

@@ -1,5 +1,5 @@
-"""A model of the Linux port's pending-page log (sw/linux patches 0004 and
-0009), explored over every interleaving of a reclaiming task (the owner of a
+"""A model of the Linux port's pending-page log (sw/linux patch 0004),
+explored over every interleaving of a reclaiming task (the owner of a
 deferred-flush batch) and N callers of flush_tlb_batched_pending().
 
 The property a caller must keep (upstream 3ea277194daa): when it returns,
@@ -10,9 +10,9 @@ number per page logged, a log that loses pages once full (then a caller
 sends a whole-ASID entry), the owner's send, completion and retire, and a
 caller's copy, request and removal. Two protocols:
 
-- "fixed" (0009): a caller removes what it copied only after its request
+- "fixed" (0004): a caller removes what it copied only after its request
   completed, and only entries not logged since its copy;
-- "emptied" (0004 as it was): a caller empties the log when it copies it;
+- "emptied" (0004 before a review found the race): a caller empties the log when it copies it;
 - "unnumbered": as fixed, but the caller removes every entry once its
   request completed, the sequence numbers ignored (an entry the owner
   extended after the copy goes with its new page unflushed).

@@ -1,6 +1,6 @@
 """The pending-page log's protocol (pending_log.py) over every interleaving
 of a reclaiming task and several flush_tlb_batched_pending() callers: the
-fixed protocol (patch 0009) never lets a caller return while a page cleared
+fixed protocol (patch 0004) never lets a caller return while a page cleared
 before it looked is still unflushed; the protocol it replaced (a caller
 empties the log when it copies it) does, which shows the check can fail."""
 import pytest
