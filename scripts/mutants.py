@@ -25,6 +25,9 @@ A cell is one of
               RTL assertion or another signal, bad usage or ELF
   invalid     litmus: the judge found the run incomplete (schedules, counts,
               skips, errors), so it could not have caught anything
+  untraced(N) the scoreboard met N events it could not trace and named no
+              violation (status 72 when the program passed): it could not
+              check the run
 A mutant must be killed in some cell and have no hang, crash or invalid
 one; a control must have "-" everywhere. Anything else makes the script
 exit 1, as does a log without the scoreboard's summary.
@@ -47,6 +50,7 @@ import shootdown_regs  # noqa: E402
 
 PROGRAMS = ("cases", "l2race", "litmus", "sbi", "storm")
 FAIL_STATUS = 1           # what every program of the suite ends with when its checks fail
+UNTRACED_STATUS = 72      # sim: the scoreboard could not trace the run (and the program passed)
 HANG_STATUS = 124         # sim: +max-cycles reached
 MAX_CYCLES = 400_000_000
 WALL_SECONDS = 4 * 3600
@@ -87,21 +91,23 @@ def verdict(status, text, prog):
         checks = "hang"
     elif status == FAIL_STATUS and prog != "litmus":
         checks = "killed"
-    elif status in (0, 71):
+    elif status in (0, 71, UNTRACED_STATUS):
         checks = litmus_verdict(text) if prog == "litmus" else "-"
     else:
         checks = f"crash({status})"
     found = SCOREBOARD.findall(text)
     if not found:
         raise SystemExit(f"mutants: a {prog} run has no scoreboard summary (was the model built with the scoreboard?)")
-    violations = int(found[-1][1])
-    return checks, f"killed({violations})" if violations else "-"
+    unexplained, violations = map(int, found[-1])
+    if violations:
+        return checks, f"killed({violations})"
+    return checks, f"untraced({unexplained})" if unexplained else "-"
 
 
 def judge_row(cells, control):
     """None if the row is what it must be, else why not."""
     flat = [c for pair in cells for c in pair]
-    bad = [c for c in flat if c == "hang" or c.startswith("crash") or c == "invalid"]
+    bad = [c for c in flat if c == "hang" or c.startswith(("crash", "untraced")) or c == "invalid"]
     if bad:
         return f"{', '.join(sorted(set(bad)))} (neither a kill nor a pass)"
     killed = any(c.startswith("killed") for c in flat)

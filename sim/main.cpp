@@ -26,7 +26,11 @@
 //
 // Exit status: the program's (test finisher), 124 on +max-cycles, 64 for bad
 // usage, 65 for a bad ELF, 70 for an internal error (AXI protocol), 71 for
-// a scoreboard violation.
+// a scoreboard violation, 72 for an access or walk the scoreboard could not
+// trace (a run it cannot check is no pass; docs/scoreboard.md).
+//
+// +scoreboard-disconnect=PROBE (a test aid) drops one probe's events before
+// the scoreboard sees them, to show that the scoreboard then fails the run.
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -53,7 +57,8 @@ namespace {
 constexpr uint64_t kDramBase = 0x80000000ull;
 constexpr uint64_t kDramSize = 0x10000000ull;  // matches WithDefaultMemPort
 constexpr int kResetCycles = 16;
-constexpr int kExitTimeout = 124, kExitUsage = 64, kExitBadElf = 65, kExitInternal = 70, kExitScoreboard = 71;
+constexpr int kExitTimeout = 124, kExitUsage = 64, kExitBadElf = 65, kExitInternal = 70, kExitScoreboard = 71,
+              kExitUntraced = 72;
 #ifdef SCOREBOARD
 constexpr bool kHaveScoreboard = true;
 #else
@@ -73,6 +78,7 @@ struct Options {
   bool scoreboard = kHaveScoreboard;
   bool scoreboard_only = false;  // the exit status is the scoreboard's verdict alone
   std::string mutant;            // the debug knob to turn on (hw/devices/Mutants.scala)
+  std::string disconnect;        // a scoreboard probe to drop (test aid)
   int uart_port = -1;            // the serial port's TCP peer (-1: none)
   unsigned uart_bit_cycles = 5;
 };
@@ -80,6 +86,7 @@ struct Options {
 const char* kUsage =
     "usage: sim [+max-cycles=N] [+mem-latency=N] [+waves=FILE.fst [+waves-from=C] [+waves-to=C]] [+quiet] "
     "[+timestamps] [+trace-axi] [+verbose] [+no-scoreboard | +scoreboard-only] [+mutant=NAME] "
+    "[+scoreboard-disconnect=PROBE] "
     "[+uart=PORT [+uart-bit-cycles=N]] PROGRAM.elf";
 
 [[noreturn]] void usage_error(const std::string& msg) {
@@ -120,6 +127,7 @@ Options parse_args(int argc, char** argv) {
     else if (key == "no-scoreboard") o.scoreboard = false;
     else if (key == "scoreboard-only") o.scoreboard_only = true;
     else if (key == "mutant" && !value.empty()) o.mutant = value;
+    else if (key == "scoreboard-disconnect" && !value.empty()) o.disconnect = value;
     else if (key == "uart") o.uart_port = (int)parse_number(key, value);
     else if (key == "uart-bit-cycles") o.uart_bit_cycles = (unsigned)parse_number(key, value);
     else usage_error("unknown option '" + arg + "'");
@@ -130,6 +138,8 @@ Options parse_args(int argc, char** argv) {
   if (o.waves.empty() && (o.waves_from != 0 || o.waves_to != UINT64_MAX))
     usage_error("+waves-from/+waves-to need +waves=FILE.fst");
   if (o.waves_from > o.waves_to) usage_error("+waves-from is after +waves-to");
+  if (!o.disconnect.empty() && !o.scoreboard)
+    usage_error("+scoreboard-disconnect needs the scoreboard (a tuned or debug model, without +no-scoreboard)");
   if (o.scoreboard_only && !o.scoreboard)
     usage_error(kHaveScoreboard ? "+scoreboard-only and +no-scoreboard contradict each other"
                                 : "+scoreboard-only needs a model with the scoreboard (flavour tuned or debug; the uart, board and base models have none)");
@@ -215,6 +225,8 @@ int main(int argc, char** argv) {
   auto top = std::make_unique<VSimTop>(ctx.get());
   Scoreboard scoreboard(stderr);
   if (opt.scoreboard) scoreboard_attach(&scoreboard);
+  if (!opt.disconnect.empty() && !scoreboard.disconnect(opt.disconnect))
+    usage_error("+scoreboard-disconnect: no probe '" + opt.disconnect + "' (" + Scoreboard::probe_names() + ")");
   MsipCounter msip(*ctx);
   if (!msip.found()) std::fprintf(stderr, "sim: warning: no CLINT msip registers found; IPIs are not counted\n");
 #if VM_TRACE
@@ -346,7 +358,15 @@ int main(int argc, char** argv) {
     if (status == kExitTimeout || status == kExitInternal || status == 130) return status;
     // A failing program keeps its own status; the summary line tells
     // whether the scoreboard objected too.
-    if (opt.scoreboard_only || status == 0) return scoreboard.violations() ? kExitScoreboard : 0;
+    if (opt.scoreboard_only || status == 0) {
+      if (scoreboard.violations()) return kExitScoreboard;
+      if (scoreboard.unexplained()) {
+        std::fprintf(stderr, "[sim] scoreboard: it could not trace %llu events, so it could not check the run: "
+                             "no pass (exit %d)\n", (unsigned long long)scoreboard.unexplained(), kExitUntraced);
+        return kExitUntraced;
+      }
+      return 0;
+    }
   }
   return status;
 }

@@ -69,7 +69,25 @@ std::string Scoreboard::Request::name() const {
 }
 
 void Scoreboard::event(int kind, int hart, uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
+  if (kind >= 0 && kind < 32 && (disconnected_ >> kind & 1)) return;
   pending_.push_back({kind, hart, a, b, c, d});
+}
+
+// The probes a test may disconnect, by the event kind they send.
+static const std::map<std::string, int> kProbes = {
+    {"refill", kSbRefill}, {"pte-read", kSbPteRead}, {"walk", kSbWalkReq}, {"unit-done", kSbUnitDone}};
+
+bool Scoreboard::disconnect(const std::string& probe) {
+  const auto it = kProbes.find(probe);
+  if (it == kProbes.end()) return false;
+  disconnected_ |= 1u << it->second;
+  return true;
+}
+
+std::string Scoreboard::probe_names() {
+  std::string names;
+  for (const auto& kv : kProbes) names += (names.empty() ? "" : ", ") + kv.first;
+  return names;
 }
 
 Scoreboard::Hart& Scoreboard::hart(int h) {

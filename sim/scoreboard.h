@@ -53,11 +53,17 @@ class Scoreboard {
   explicit Scoreboard(FILE* log) : log_(log) {}
   // Called from the DPI entry point during a clock edge.
   void event(int kind, int hart, uint64_t a, uint64_t b, uint64_t c, uint64_t d);
+  // A test aid: the events of one probe (its name, as probe_names() lists
+  // them) never reach the scoreboard, as if the probe were disconnected.
+  // The scoreboard must then fail the run, not pass it. False: no such probe.
+  bool disconnect(const std::string& probe);
+  static std::string probe_names();
   // After each rising edge: handles that edge's events in a fixed order.
   void end_cycle(uint64_t cycle);
   // Events before reset ends are random initial state: dropped.
   void discard() { pending_.clear(); }
   uint64_t violations() const { return violations_; }
+  uint64_t unexplained() const { return unexplained_; }
   void summary(FILE* f) const;
 
   struct Entry {
@@ -125,6 +131,7 @@ class Scoreboard {
   FILE* log_;
   uint64_t cycle_ = 0;
   std::vector<Raw> pending_;
+  uint32_t disconnected_ = 0;  // bit k: events of kind k are dropped (disconnect())
   std::vector<Hart> harts_;
   std::unordered_map<int, std::deque<std::shared_ptr<Request>>> waiting_;  // per channel: started, not yet visible
   std::vector<std::shared_ptr<Request>> local_due_;  // local sfence.vma not yet binding

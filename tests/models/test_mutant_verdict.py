@@ -16,8 +16,9 @@ mutants = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(mutants)
 
 
-def sb(violations=0):
-    return f"\n[sim] scoreboard: 3 requests, 0 local sfence.vma, 100 translated accesses checked, 0 unexplained, {violations} violations\n"
+def sb(violations=0, unexplained=0):
+    return (f"\n[sim] scoreboard: 3 requests, 0 local sfence.vma, 100 translated accesses checked, {unexplained} "
+            f"unexplained, {violations} violations\n")
 
 
 HONEST = whole_run()
@@ -40,8 +41,12 @@ EMPTY = whole_run(doctor=("MP+shoot+wait", {"schedules": 0}))
     (0, OUTSIDE + sb(), "litmus", ("killed", "-")),
     (0, EMPTY + sb(), "litmus", ("invalid", "-")),
     (1, HONEST + sb(), "litmus", ("crash(1)", "-")),
+    (72, sb(unexplained=5), "cases", ("-", "untraced(5)")),
+    (1, sb(unexplained=5), "cases", ("killed", "untraced(5)")),
+    (71, sb(2, unexplained=5), "storm", ("-", "killed(2)")),
 ], ids=["pass", "program-fails", "scoreboard", "scoreboard-71", "both", "hang", "wall-clock", "axi-error",
-        "abort", "odd-status", "litmus-pass", "litmus-outside", "litmus-empty", "litmus-refused"])
+        "abort", "odd-status", "litmus-pass", "litmus-outside", "litmus-empty", "litmus-refused", "untraced", "untraced-and-failed",
+        "violations-and-untraced"])
 def test_verdict(status, text, prog, want):
     assert mutants.verdict(status, text, prog) == want
 
@@ -60,6 +65,8 @@ def test_a_log_without_the_scoreboard_summary_is_an_error():
     ([("-", "-"), ("-", "-")], True, None),
     ([("-", "killed(1)"), ("-", "-")], True, "a control: the real design fails the suite"),
     ([("invalid", "-"), ("-", "-")], True, "invalid (neither a kill nor a pass)"),
+    ([("killed", "untraced(3)"), ("-", "-")], False, "untraced(3) (neither a kill nor a pass)"),
+    ([("-", "untraced(3)"), ("-", "-")], True, "untraced(3) (neither a kill nor a pass)"),
 ])
 def test_rows(cells, control, want):
     assert mutants.judge_row(cells, control) == want

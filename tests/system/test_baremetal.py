@@ -1,6 +1,6 @@
 """Bare-metal programs on the 2- and 4-hart SoC and on QEMU virt: checked on
 what they print and how they exit."""
-from harness import describe, run_on
+from harness import assert_scoreboard_checked, describe, run_on
 
 
 def test_hello_from_every_hart(target):
@@ -24,6 +24,8 @@ def test_sv39_stale_translation_lives_until_local_sfence(target):
         line = f"hart {h}: 8/8 pages readable through stale TLB entries, 0 after sfence.vma"
         assert line in r.stdout, describe(r)
     assert "PASS: stale translations lived until each hart's own sfence.vma" in r.stdout, describe(r)
+    if platform == "soc":
+        assert_scoreboard_checked(r, requests=0)
 
 
 def test_failing_program_is_reported_as_failing(target):

@@ -11,8 +11,9 @@ def firmware():
     return build_firmware("unit", "sbi_hello")
 
 
-# The 4-hart SoC boots the same firmware in test_sbi_shootdown's test_paths_on_soc[4-*],
-# whose payload needs every hart started through HSM: not run twice here.
+# The 4-hart SoC boots the same series in test_sbi_shootdown's
+# test_channel_limits_follow_opensbi_domains, whose payload needs every hart
+# started (and test_paths_on_soc[4-unit] in make test-long): not run here.
 BOOTS = [t for t in TARGETS if t != ("soc", 4)]
 
 

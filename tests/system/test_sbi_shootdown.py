@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from harness import ROOT, describe, firmware, race_results, run_qemu, run_sim
+from harness import ROOT, assert_scoreboard_checked, describe, firmware, race_results, run_qemu, run_sim
 
 def check_paths(r, harts, paths):
     """Every path the run had, at every batch size the payload says it
@@ -35,10 +35,11 @@ def checked_answers(r):
     return [(w, int(g), int(x)) for w, g, x in found], int(total[1]) if total else None
 
 
-@pytest.mark.parametrize("harts,flavor", [(2, "stock"), (2, "unit"), (4, "unit")])
+@pytest.mark.parametrize("harts,flavor", [(2, "stock"), (2, "unit"), pytest.param(4, "unit", marks=pytest.mark.long)])
 def test_paths_on_soc(harts, flavor):
     r = run_sim(harts, firmware(flavor) / "fw_payload.elf", "+max-cycles=400000000", timeout=1500)
     check_paths(r, harts, "ab" if flavor == "stock" else "cde")
+    assert_scoreboard_checked(r, requests=0 if flavor == "stock" else 1)
     assert f"{'stock (IPI)' if flavor == 'stock' else 'unit'} firmware" in r.stdout, describe(r)
     if flavor == "unit":
         # The extension's answers (docs/sbi-batched-shootdown.md), each as
@@ -51,7 +52,7 @@ def test_paths_on_soc(harts, flavor):
         assert {-1, -2, -3, -5} <= errors, f"the payload checks no SBI error among {errors}\n{describe(r)}"
 
 
-@pytest.mark.parametrize("harts", [2, 4])
+@pytest.mark.parametrize("harts", [2, pytest.param(4, marks=pytest.mark.long)])
 def test_asid_shootdown_through_the_firmware_leaves_no_stale_l2_tlb_entry(harts):
     """Issue 10 through OpenSBI: the l2-refill-race rounds
     (sw/baremetal/common/l2_refill_race.h) with the kind-ASID entry sent by
@@ -65,6 +66,7 @@ def test_asid_shootdown_through_the_firmware_leaves_no_stale_l2_tlb_entry(harts)
     assert set(got) == {"c", "d"}, describe(r)
     for path, (rounds, racing, stale) in got.items():
         assert rounds == 400 and stale == 0 and racing > 0, (path, describe(r))
+    assert_scoreboard_checked(r)
 
 
 @pytest.mark.parametrize("harts,flavor", [(2, "stock"), (4, "stock"), (4, "unit")])
@@ -94,6 +96,7 @@ def test_channel_limits_follow_opensbi_domains():
     assert not wrong and total[2] == "0" and r.status == 0, f"{wrong}\n{describe(r)}"
     # The refusals are there: every request into the other domain got an error.
     assert all(int(got) < 0 for _, _, what, got, _ in checks if "other domain" in what), describe(r)
+    assert_scoreboard_checked(r)
 
 
 def test_opensbi_series_is_clean():

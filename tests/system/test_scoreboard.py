@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from harness import describe, model, program, run, scoreboard_races
+from harness import UNTRACED_STATUS, assert_scoreboard_checked, describe, model, program, run, scoreboard_races, \
+    scoreboard_summary
 
 EXIT_SCOREBOARD = 71
 
@@ -20,6 +21,7 @@ def test_l2_refill_race_passes_under_the_scoreboard():
     refill guard must have fired (the race it guards against happened)."""
     r = run([model(2, "debug"), "+max-cycles=50000000", program("soc", "l2_refill_race")], timeout=1800)
     assert r.status == 0, describe(r)
+    assert_scoreboard_checked(r)
     assert scoreboard_races(r)["guard"] > 0, describe(r)
 
 
@@ -33,6 +35,7 @@ def test_storm_passes_under_the_scoreboard(harts, flavor):
     assert r.status == 0, describe(r)
     m = re.search(r"storm: \d+ harts, (\d+) cycles: \d+ operations, (\d+) requests", r.stdout)
     assert m and int(m.group(1)) >= 1_000_000 and int(m.group(2)) > 100, describe(r)
+    assert_scoreboard_checked(r, requests=int(m.group(2)))
 
 
 def test_scoreboard_alone_catches_an_agent_that_acknowledges_before_draining():
@@ -52,11 +55,26 @@ def test_scoreboard_alone_catches_the_missing_refill_guard():
     assert r.status == EXIT_SCOREBOARD, describe(r)
 
 
+@pytest.mark.parametrize("probe", ["refill", "pte-read"])
+def test_a_disconnected_probe_fails_the_run(probe):
+    """An access the scoreboard cannot trace is no pass: with the TLB refill
+    probe (or the walker's PTE reads) disconnected in the harness, the same
+    program that passes checked (test_baremetal.py) ends with status 72 and
+    the summary shows what the scoreboard could not trace."""
+    r = run([model(2, "tuned"), f"+scoreboard-disconnect={probe}", "+max-cycles=20000000",
+             program("soc", "sv39_unmap")], timeout=300)
+    assert r.status == UNTRACED_STATUS, describe(r)
+    sb = scoreboard_summary(r)
+    assert sb["unexplained"] > 0 and sb["violations"] == 0, sb
+
+
 def test_scoreboard_options_are_checked():
     r = run([model(2, "debug"), "+scoreboard-only", "+no-scoreboard", program("soc", "hello")], timeout=60)
     assert r.status == 64 and "contradict" in r.stderr, describe(r)
     r = run([model(2, "uart"), "+scoreboard-only", program("soc", "hello")], timeout=60)
     assert r.status == 64 and "needs a model with the scoreboard" in r.stderr, describe(r)
+    r = run([model(2, "tuned"), "+scoreboard-disconnect=refil", program("soc", "hello")], timeout=60)
+    assert r.status == 64 and "no probe 'refil'" in r.stderr, describe(r)
 
 
 def test_mutant_switches_are_checked():
