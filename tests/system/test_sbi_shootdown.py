@@ -96,7 +96,9 @@ def test_channel_limits_follow_opensbi_domains():
     assert not wrong and total[2] == "0" and r.status == 0, f"{wrong}\n{describe(r)}"
     # The refusals are there: every request into the other domain got an error.
     assert all(int(got) < 0 for _, _, what, got, _ in checks if "other domain" in what), describe(r)
-    assert_scoreboard_checked(r)
+    # The payload runs its S-mode untranslated: the scoreboard sees the
+    # requests the domains let through and nothing to trace.
+    assert_scoreboard_checked(r, translated=False)
 
 
 def test_opensbi_series_is_clean():
