@@ -35,8 +35,7 @@ for harts in 2 4; do
   done
   step "demo on QEMU virt, $harts harts, stock OpenSBI (paths a and b, functional cross-check)"
   log="$BUILD/logs/demo-qemu-$harts.log"
-  timeout 900 qemu-system-riscv64 -machine virt -nographic -m 256M -smp "$harts" -monitor none \
-    -serial stdio -bios "$FW/demo-stock/fw_payload.bin" < /dev/null > "$log" 2>&1 \
+  timeout 900 "$ROOT/scripts/qemu-virt.sh" "$harts" -bios "$FW/demo-stock/fw_payload.bin" < /dev/null > "$log" 2>&1 \
     || { tail -n 20 "$log" >&2; die "the demo payload failed under QEMU with $harts harts (log: $log)"; }
   grep '^DEMO' "$log" >> "$QEMU_RAW"
 done

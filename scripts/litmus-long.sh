@@ -43,7 +43,7 @@ declare -A JOBS=(
   [sbi-ext-2harts]="$SIM2 $(fw unit sbi_litmus_ext)/fw_payload.elf"
   [sbi-rfence-unit-2harts]="$SIM2 $(fw unit sbi_litmus_rfence)/fw_payload.elf"
   [sbi-rfence-ipi-2harts]="$SIM2 $(fw stock sbi_litmus_rfence)/fw_payload.elf"
-  [qemu-rfence-ipi-4harts]="qemu-system-riscv64 -machine virt -nographic -m 256M -smp 4 -monitor none -serial stdio -bios $(fw stock sbi_litmus_rfence)/fw_payload.bin"
+  [qemu-rfence-ipi-4harts]="$ROOT/scripts/qemu-virt.sh 4 -bios $(fw stock sbi_litmus_rfence)/fw_payload.bin"
 )
 status=0
 judge() {

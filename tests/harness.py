@@ -110,9 +110,7 @@ def run_sim(harts, elf, *plusargs, timeout=900):
 
 
 def run_qemu(harts, kernel=None, bios=None, timeout=120):
-    cmd = ["qemu-system-riscv64", "-machine", "virt", "-nographic", "-m", "256M", "-smp", harts,
-           "-monitor", "none", "-serial", "stdio"]
-    cmd += ["-bios", bios] if bios else ["-bios", "none", "-kernel", kernel]
+    cmd = [ROOT / "scripts/qemu-virt.sh", str(harts), *(["-bios", bios] if bios else ["-kernel", kernel])]
     return run(cmd, timeout)
 
 
@@ -170,6 +168,14 @@ def assert_scoreboard_checked(r, requests=1, translated=True):
     assert (sb["checked"] > 0) == translated and sb["requests"] >= requests, sb
     assert sb["unexplained"] == 0 and sb["violations"] == 0, sb
     return sb
+
+
+def msip_per_hart(r):
+    """The harness's own count of machine software interrupts (IPIs) raised
+    on each hart over the whole run (sim/msip_counter.h)."""
+    m = re.search(r"^\[sim\] msip raised per hart: ([\d ]+)$", r.stderr, re.M)
+    assert m, describe(r)
+    return [int(n) for n in m.group(1).split()]
 
 
 SUMMARY = re.compile(r"^\[sim\] (.*?), status (-?\d+): (\d+) cycles in ([\d.]+) s \(([\d.]+) kHz\)$", re.M)
