@@ -83,7 +83,7 @@ linux-mutants: sw
 	@scripts/linux-mutants.sh $(MUTANTS)
 
 litmus-long: models sw
-	@scripts/litmus-long.sh $(or $(SCHEDULES),1000) $(BACKENDS)
+	@python3 scripts/litmus_long.py $(or $(SCHEDULES),1000) $(BACKENDS)
 
 mutants: sw
 	@python3 scripts/mutants.py $(MUTANTS)

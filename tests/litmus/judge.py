@@ -135,7 +135,18 @@ def main():
         schedules, args = int(args[1]), args[2:]
     if len(args) not in (1, 2):
         raise SystemExit("usage: judge.py [--schedules N] RUN.log [OUT.txt]")
-    runs = parse(pathlib.Path(args[0]).read_text(errors="replace"))
+    text, failed = report(pathlib.Path(args[0]).read_text(errors="replace"), schedules)
+    if len(args) == 2:
+        pathlib.Path(args[1]).write_text(text)
+    sys.stdout.write(text)
+    sys.exit(1 if failed else 0)
+
+
+def report(log, schedules=None):
+    """A litmus7-style report of one run's output against every test, and
+    how many tests failed (absent, skipped without the test's reason, or
+    judged wrong)."""
+    runs = parse(log)
     out, failed, unseen = [], 0, []
     for name, test in tests().items():
         run = runs.get(name)
@@ -152,11 +163,7 @@ def main():
         unseen += [f"{name}: {show(c)}" for c, n in v["weak"] if not n]
     out.append(f"{failed} tests failed; weak outcomes never seen: {len(unseen)}" +
                "".join(f"\n  {u}" for u in unseen))
-    text = "\n\n".join(out) + "\n"
-    if len(args) == 2:
-        pathlib.Path(args[1]).write_text(text)
-    sys.stdout.write(text)
-    sys.exit(1 if failed else 0)
+    return "\n\n".join(out) + "\n", failed
 
 
 if __name__ == "__main__":
