@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import BUILD, ROOT, assert_scoreboard_checked, describe, run_qemu, run_sim
+from harness import BOOT_IPIS_PER_HART, BUILD, ROOT, assert_scoreboard_checked, describe, msip_per_hart, run_qemu, \
+    run_sim
 from linux_init import workload_counts
 
 # A firmware whose unit runs every request as asked, never as a full flush
@@ -80,16 +81,6 @@ def counters(r):
     block = r.stdout.split("init: tlb_shootdown counters:\n", 1)
     assert len(block) == 2, describe(r)
     return {k: int(v) for k, v in re.findall(r"^(\w+) (\d+)$", block[1], re.M)}
-
-
-BOOT_IPIS_PER_HART = 2
-
-
-def msip_per_hart(r):
-    """The harness's count of msip raised per hart over the whole run."""
-    m = re.search(r"^\[sim\] msip raised per hart: ([\d ]+)$", r.stderr, re.M)
-    assert m, describe(r)
-    return [int(n) for n in m.group(1).split()]
 
 
 def kernel_ipis(r):
