@@ -9,7 +9,6 @@ touch them, and
 reclaim of a mapped file and of anonymous memory under a memory cgroup
 limit. Every workload checks its data; the run's exit status is /init's
 verdict, through the test finisher."""
-import os
 import re
 import subprocess
 import sys
@@ -18,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from harness import BOOT_IPIS_PER_HART, BUILD, ROOT, assert_scoreboard_checked, describe, msip_per_hart, run_qemu, \
-    run_sim
+    run_sim, verilog
 from linux_init import workload_counts
 
 # A firmware whose unit runs every request as asked, never as a full flush
@@ -293,9 +292,7 @@ def test_binding_validates_the_socs_device_tree(tmp_path):
     assert r.returncode == 0 and not r.stdout + r.stderr, r.stdout + r.stderr
     subprocess.run([bindir / "dt-mk-schema", "-j", "-o", tmp_path / "schema.json", schema_dir], check=True)
 
-    vdir = subprocess.run([ROOT / "scripts/build-model.sh", "2", "tuned"], env={**os.environ, "VERILOG_ONLY": "1"},
-                          check=True, capture_output=True, text=True).stdout.strip()
-    dts = (Path(vdir) / "SimTop.dts").read_text()
+    dts = (Path(verilog(2)) / "SimTop.dts").read_text()
     broken = dts.replace('reg-names = "control"', 'reg-names = "channels"')
     assert broken != dts and 'compatible = "tlb-shootdown,batched-v2"' in dts
 

@@ -11,13 +11,11 @@ channel, with its access type, width and reset value, and every RTL field
 must be in the map (issue 31, item 5)."""
 import copy
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from harness import ROOT
+from harness import verilog
 
 import shootdown_regs as regs
 
@@ -78,9 +76,7 @@ def mismatches(fields, harts):
 
 @pytest.fixture(scope="module")
 def rtl_fields():
-    vdir = subprocess.run([ROOT / "scripts/build-model.sh", str(HARTS), "tuned"], env={**os.environ, "VERILOG_ONLY": "1"},
-                          check=True, capture_output=True, text=True).stdout.strip()
-    path = Path(vdir) / f"SimTop.{regs.DEFAULT_BASE:#x}.0.regmap.json"
+    path = Path(verilog(HARTS)) / f"SimTop.{regs.DEFAULT_BASE:#x}.0.regmap.json"
     return json.loads(path.read_text())["peripheral"]["regfields"]
 
 
