@@ -32,11 +32,27 @@ A mutant must be killed in some cell and have no hang, crash or invalid
 one; a control must have "-" everywhere. Anything else makes the script
 exit 1, as does a log without the scoreboard's summary.
 
+Each cell's log is kept in the cache (~/.cache/tlb-shootdown/mutant-cells,
+as the models are), keyed by the model (its path carries the key of its
+inputs), what the program loads (its segments and entry, not its debugging
+sections, which name the work tree), the design and the cycle limit: a
+matrix cut short (a session's end) goes on where it stopped, in any clone,
+and a cell reruns only when what it ran changed.
+
+build/results/mutants.md starts with the command, commit, date and machine
+that made it, and how many cells ran and how many came from the cache.
+
 The knobs come from the generated tests/models/shootdown_regs.py (MUTANTS,
 AIDS), which GenShootdownHeaders writes from hw/devices/Mutants.scala.
 """
 import concurrent.futures
 import csv
+import datetime
+import hashlib
+import os
+import platform
+import struct
+import time
 import pathlib
 import re
 import subprocess
@@ -56,6 +72,9 @@ MAX_CYCLES = 400_000_000
 WALL_SECONDS = 4 * 3600
 SCOREBOARD = re.compile(r"^\[sim\] scoreboard: .*?(\d+) unexplained, (\d+) violations$", re.M)
 RESULTS = BUILD / "results"
+CACHE = pathlib.Path(os.environ.get("SHOOTDOWN_CACHE") or
+                     pathlib.Path(os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache") / "tlb-shootdown")
+CELLS = CACHE / "mutant-cells"
 
 
 def programs():
@@ -118,8 +137,48 @@ def judge_row(cells, control):
     return None
 
 
+def loaded_bytes(elf):
+    """A hash of what the harness loads from an ELF64: its entry and each
+    PT_LOAD segment's address and bytes."""
+    data = pathlib.Path(elf).read_bytes()
+    if data[:4] != b"\x7fELF" or data[4] != 2:
+        raise SystemExit(f"mutants: {elf} is not an ELF64 file")
+    entry, phoff = struct.unpack_from("<QQ", data, 24)
+    phentsize, phnum = struct.unpack_from("<HH", data, 54)
+    h = hashlib.sha256(struct.pack("<Q", entry))
+    for i in range(phnum):
+        ptype, _, offset, vaddr, _, filesz, memsz = struct.unpack_from("<IIQQQQQ", data, phoff + i * phentsize)
+        if ptype == 1:
+            h.update(struct.pack("<QQ", vaddr, memsz) + data[offset:offset + filesz])
+    return h.hexdigest()
+
+
+def cell_key(sim, design, elf):
+    """What a cell's log depends on: the model, the design, the limit and
+    what the program loads."""
+    h = hashlib.sha256()
+    for part in (str(sim), design, str(MAX_CYCLES), loaded_bytes(elf)):
+        h.update(part.encode() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def stamp(argv, ran, cached, seconds):
+    """The line that says what made the matrix."""
+    rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run(["git", "-C", str(ROOT), "diff", "--quiet", "HEAD", "--", "hw", "sim", "sw", "scripts"])
+    named = f' MUTANTS="{" ".join(argv)}"' if argv else ""
+    return (f"`make mutants{named}` at {rev.stdout.strip() or '?'}"
+            f"{' (modified)' if dirty.returncode else ''}, {datetime.date.today()}, {platform.machine()} "
+            f"{os.cpu_count()} cores: {ran} cells ran ({seconds / 60:.0f} min), {cached} from the cache.")
+
+
 def run_one(sim, design, prog, elf, logs):
-    """Runs one program on one design; its log starts with 'status N'."""
+    """Runs one program on one design (or takes its cached log); the log
+    starts with 'status N'. Returns (design, prog, status, cached)."""
+    cached = CELLS / f"{design}-{prog}-{cell_key(sim, design, elf)}.log"
+    if cached.exists():
+        (logs / f"{design}-{prog}.log").write_bytes(cached.read_bytes())
+        return design, prog, read_log(cached)[0], True
     knob = [] if design == "none" else [f"+mutant={design}"]
     try:
         p = subprocess.run([sim, *knob, f"+max-cycles={MAX_CYCLES}", str(elf)], capture_output=True, text=True,
@@ -128,7 +187,12 @@ def run_one(sim, design, prog, elf, logs):
     except subprocess.TimeoutExpired as e:
         status, text = None, (e.stdout or b"").decode(errors="replace") + (e.stderr or b"").decode(errors="replace")
     (logs / f"{design}-{prog}.log").write_text(f"status {status}\n{text}")
-    return design, prog, status, text
+    if status is not None:  # a wall-clock timeout may be the machine's, not the design's: run it again
+        CELLS.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(f"status {status}\n{text}")
+        tmp.replace(cached)
+    return design, prog, status, False
 
 
 def read_log(path):
@@ -148,13 +212,15 @@ def main(argv):
     logs.mkdir(parents=True, exist_ok=True)
     elfs, sim = programs(), model(2, "tuned")
     print(f"==> running {' '.join(PROGRAMS)} on {len(designs)} designs, two at a time", file=sys.stderr)
+    started, ran, from_cache = time.monotonic(), 0, 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         # The longest programs first, so that no core idles at the end.
         jobs = [pool.submit(run_one, sim, d, p, elfs[p], logs)
                 for p in ("litmus", "sbi", "storm", "l2race", "cases") for d in designs]
         for job in concurrent.futures.as_completed(jobs):
-            d, p, status, _ = job.result()
-            print(f"    {d} {p}: status {status}", file=sys.stderr)
+            d, p, status, cached = job.result()
+            ran, from_cache = ran + (not cached), from_cache + cached
+            print(f"    {d} {p}: status {status}{' (cached)' if cached else ''}", file=sys.stderr, flush=True)
 
     csv_path = RESULTS / "mutants.csv"
     header = ["mutant", *(f"{p}-{col}" for p in PROGRAMS for col in ("checks", "sb")), "verdict"]
@@ -176,7 +242,8 @@ def main(argv):
         w = csv.writer(f)
         w.writerow(header)
         w.writerows(rows[d] for d in order if d in rows)
-    md = ["| mutant | " + " | ".join(f"{p}: checks | {p}: scoreboard" for p in PROGRAMS) + " | verdict |",
+    md = ["# The kill matrix", "", stamp(argv, ran, from_cache, time.monotonic() - started), "",
+          "| mutant | " + " | ".join(f"{p}: checks | {p}: scoreboard" for p in PROGRAMS) + " | verdict |",
           "|---|" + "---|---|" * len(PROGRAMS) + "---|"]
     md += ["| " + " | ".join(rows[d]) + " |" for d in order if d in rows]
     (RESULTS / "mutants.md").write_text("\n".join(md) + "\n")
