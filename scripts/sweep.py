@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""sweep.py: runs independent simulation jobs through Dask distributed, on
+this machine or on a cluster, and keeps every finished job's result so that
+a stopped sweep resumes without redoing it.
+
+A job is a command line whose files (a model, a firmware, a program) are
+named by their contents: the client ships each file to a worker that lacks
+it in its own cache (SHOOTDOWN_CACHE, or ~/.cache/tlb-shootdown, under
+artefacts/<sha256>), so a worker needs neither this clone nor its cache.
+Where the jobs run:
+  default                   a LocalCluster of one single-threaded worker
+                            process per core (no set-up)
+  --scheduler ADDRESS       a running `dask scheduler` (tcp://host:port) or
+                            its scheduler file
+  --slurm N                 N workers started as Slurm jobs by dask-jobqueue
+                            (--queue, --account, --walltime, --memory)
+Results go to RESULTS_DIR/<job key>.json (the key: the command with each
+file's sha256, and the time limit); a job whose result is there is not run
+again. Progress is one line on stderr whenever a job ends: done, running,
+failed, to go.
+
+Used by the long targets' scripts (scripts/mutants.py, ...); as a command,
+    sweep.py [WHERE] --results DIR -- SIM [+ARGS...] PROGRAM [-- ...]
+runs each `--`-separated command line once (files are paths that exist).
+"""
+import argparse
+import dataclasses
+import hashlib
+import json
+import os
+import pathlib
+import socket
+import subprocess
+import sys
+import time
+
+
+def cache_dir():
+    """This process's artefact cache."""
+    root = os.environ.get("SHOOTDOWN_CACHE") or pathlib.Path(
+        os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache") / "tlb-shootdown"
+    return pathlib.Path(root) / "artefacts"
+
+
+_SHAS = {}
+
+
+def sha256_file(path):
+    path = pathlib.Path(path).resolve()
+    st = path.stat()
+    memo = (str(path), st.st_size, st.st_mtime_ns)
+    if memo not in _SHAS:
+        h = hashlib.sha256()
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        _SHAS[memo] = h.hexdigest()
+    return _SHAS[memo]
+
+
+@dataclasses.dataclass(frozen=True)
+class File:
+    """A file a job's command names, shipped by its contents."""
+    path: str
+
+    @property
+    def sha(self):
+        return sha256_file(self.path)
+
+
+@dataclasses.dataclass(frozen=True)
+class Job:
+    """One command line; `args` mixes strings and Files."""
+    name: str
+    args: tuple
+    timeout: float = 4 * 3600
+
+    def key(self):
+        parts = [f"file:{a.sha}" if isinstance(a, File) else f"arg:{a}" for a in self.args]
+        return hashlib.sha256(json.dumps([parts, self.timeout]).encode()).hexdigest()[:20]
+
+
+def run_job(args, blobs, timeout):
+    """On a worker: puts each shipped file in the cache (if missing) and
+    runs the command. `args` has ("file", sha) for files; `blobs` is
+    {sha: bytes}. Returns what the command did and where it ran."""
+    cache = cache_dir()
+    cache.mkdir(parents=True, exist_ok=True)
+    argv = []
+    for a in args:
+        if isinstance(a, tuple):
+            path = cache / a[1]
+            if not path.exists():
+                tmp = path.with_suffix(f".tmp{os.getpid()}")
+                tmp.write_bytes(blobs[a[1]])
+                tmp.chmod(0o755)
+                tmp.replace(path)
+            argv.append(str(path))
+        else:
+            argv.append(a)
+    started = time.monotonic()
+    try:
+        p = subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=timeout,
+                           stdin=subprocess.DEVNULL)
+        status, out, err = p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired as e:
+        status = None
+        out = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        err = (e.stderr or b"").decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
+    return {"status": status, "stdout": out, "stderr": err, "seconds": round(time.monotonic() - started, 2),
+            "host": socket.gethostname(), "pid": os.getpid(), "cache": str(cache)}
+
+
+def client_for(scheduler=None, slurm=None, local=None, **slurm_opts):
+    """A dask.distributed Client: a running scheduler, Slurm workers, or a
+    LocalCluster of `local` (default: every core) single-threaded
+    worker processes."""
+    from distributed import Client, LocalCluster
+    if scheduler:
+        if os.path.exists(scheduler):
+            return Client(scheduler_file=scheduler)
+        return Client(scheduler)
+    if slurm:
+        from dask_jobqueue import SLURMCluster
+        cluster = SLURMCluster(cores=1, processes=1, **{k: v for k, v in slurm_opts.items() if v})
+        cluster.scale(jobs=slurm)
+        return Client(cluster)
+    return Client(LocalCluster(n_workers=local or os.cpu_count(), threads_per_worker=1, processes=True,
+                               dashboard_address=None))
+
+
+def run(jobs, results_dir, client, quiet=False):
+    """{job key: result} for every job, from results_dir or run on the
+    cluster. A job that fails (status != 0) is a result like any other:
+    the caller judges it; a job the cluster could not run raises."""
+    from distributed import as_completed
+    results_dir = pathlib.Path(results_dir)
+    results_dir.mkdir(parents=True, exist_ok=True)
+    results, todo = {}, []
+    for job in jobs:
+        path = results_dir / f"{job.key()}.json"
+        if path.exists():
+            results[job.key()] = json.loads(path.read_text())
+        else:
+            todo.append(job)
+    cached = len(results)
+    if not todo:
+        if not quiet:
+            print(f"sweep: all {cached} jobs' results were kept in {results_dir}", file=sys.stderr)
+        return results
+    if __name__ != "__main__":
+        # Workers need not have this clone: Dask ships this module to every
+        # worker, those that join later included (run as a script, its
+        # functions go by value anyway).
+        client.upload_file(__file__)
+    blobs = {}
+    for job in todo:
+        for a in job.args:
+            if isinstance(a, File) and a.sha not in blobs:
+                blobs[a.sha] = client.scatter(pathlib.Path(a.path).read_bytes(), hash=False, broadcast=False)
+    futures = {}
+    for job in todo:
+        spec = [("file", a.sha) if isinstance(a, File) else str(a) for a in job.args]
+        needed = {a.sha: blobs[a.sha] for a in job.args if isinstance(a, File)}
+        futures[client.submit(run_job, spec, needed, job.timeout, key=f"{job.name}-{job.key()}", pure=False)] = job
+    done = failed = 0
+    for future in as_completed(futures):
+        job = futures[future]
+        result = future.result()
+        result["job"] = job.name
+        tmp = results_dir / f"{job.key()}.json.tmp"
+        tmp.write_text(json.dumps(result))
+        tmp.replace(results_dir / f"{job.key()}.json")
+        results[job.key()] = result
+        done += 1
+        failed += result["status"] != 0
+        if not quiet:
+            print(f"sweep: {done + cached} done ({cached} kept), {len(todo) - done} running or queued, "
+                  f"{failed} failed; {job.name}: status {result['status']} in {result['seconds']} s",
+                  file=sys.stderr, flush=True)
+    return results
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    where = ap.add_mutually_exclusive_group()
+    where.add_argument("--scheduler", help="a running scheduler's address or scheduler file")
+    where.add_argument("--slurm", type=int, metavar="N", help="start N workers as Slurm jobs")
+    where.add_argument("--local", type=int, metavar="N", help="a LocalCluster of N workers (default: one a core)")
+    ap.add_argument("--queue"), ap.add_argument("--account"), ap.add_argument("--walltime", default="04:00:00")
+    ap.add_argument("--memory", default="6GB")
+    ap.add_argument("--results", required=True, help="where the jobs' results are kept")
+    ap.add_argument("--timeout", type=float, default=4 * 3600)
+    ap.add_argument("command", nargs=argparse.REMAINDER, help="-- SIM [+ARGS] PROGRAM [-- ...]")
+    opts = ap.parse_args(argv)
+    commands, cur = [], None
+    for a in opts.command:
+        if a == "--":
+            cur = []
+            commands.append(cur)
+        elif cur is None:
+            ap.error("commands start with --")
+        else:
+            cur.append(a)
+    commands = [c for c in commands if c]
+    if not commands:
+        ap.error("no command given (-- SIM [+ARGS] PROGRAM)")
+    jobs = [Job(f"job{i}", tuple(File(a) if os.path.isfile(a) else a for a in c), opts.timeout)
+            for i, c in enumerate(commands)]
+    client = client_for(opts.scheduler, opts.slurm, opts.local, queue=opts.queue, account=opts.account,
+                        walltime=opts.walltime, memory=opts.memory)
+    try:
+        results = run(jobs, opts.results, client)
+    finally:
+        client.close()
+    for job in jobs:
+        r = results[job.key()]
+        print(f"{job.name}: status {r['status']} ({r['seconds']} s on {r['host']}:{r['pid']})")
+    return 0 if all(results[j.key()]["status"] == 0 for j in jobs) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

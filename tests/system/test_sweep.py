@@ -1,0 +1,69 @@
+"""scripts/sweep.py on a real Dask cluster on 127.0.0.1: a `dask scheduler`
+and two `dask worker` processes, one of them with a cache of its own, so it
+must be shipped the model and the program by their contents. Every job runs
+(each memory latency its own cycle count, longer for slower memory), both
+workers take jobs, the files land in the lone worker's cache under their
+sha256, and a second sweep over the same jobs runs nothing: it needs no
+cluster at all."""
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from harness import ROOT, model, program, sim_summary
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import sweep  # noqa: E402
+
+LATENCIES = (20, 30, 40, 50)
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
+    file = tmp_path / "scheduler.json"
+    procs = [subprocess.Popen([*dask, "--host", "127.0.0.1", "--port", "0", "--dashboard-address", ":0",
+                               "--scheduler-file", str(file)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    for own in (False, True):
+        env = {**os.environ, **({"SHOOTDOWN_CACHE": str(tmp_path / "own-cache")} if own else {})}
+        procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file",
+                                       str(file), "--nthreads", "1", "--nworkers", "1", "--host", "127.0.0.1",
+                                       "--dashboard-address", ":0", "--name", "own" if own else "shared"],
+                                      env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    try:
+        client = None
+        for _ in range(120):
+            if file.exists():
+                client = sweep.client_for(str(file))
+                break
+            time.sleep(0.5)
+        assert client, "the scheduler never wrote its file"
+        client.wait_for_workers(2, timeout=60)
+        yield client
+        client.close()
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            p.wait(timeout=30)
+
+
+def test_a_sweep_runs_on_every_worker_and_resumes(tmp_path, cluster):
+    sim, elf = model(2), program("soc", "hello")
+    jobs = [sweep.Job(f"lat{n}", (sweep.File(sim), f"+mem-latency={n}", sweep.File(elf)), timeout=600)
+            for n in LATENCIES]
+    results = sweep.run(jobs, tmp_path / "results", cluster, quiet=True)
+    cycles = []
+    for job in jobs:
+        r = results[job.key()]
+        assert r["status"] == 0, r["stderr"][-2000:]
+        cycles.append(sim_summary(r["stderr"])[2])
+    assert cycles == sorted(cycles) and len(set(cycles)) == len(cycles), cycles
+    caches = {r["cache"] for r in results.values()}
+    assert str(tmp_path / "own-cache" / "artefacts") in caches and len(caches) == 2, caches
+    own = {p.name for p in (tmp_path / "own-cache/artefacts").iterdir()}
+    assert {sweep.sha256_file(sim), sweep.sha256_file(elf)} <= own, own
+    again = sweep.run(jobs, tmp_path / "results", None, quiet=True)  # no cluster: nothing may run
+    assert again == results
