@@ -1,0 +1,1 @@
+"""What the benchmark scripts share: statistics over samples (stats)."""

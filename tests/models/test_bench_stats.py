@@ -1,0 +1,54 @@
+"""scripts/results/stats.py on samples with a known answer: an A/A
+comparison (two samples of one distribution) has an interval around 1 and
+no significant p; a 10% slower configuration has an interval that excludes
+1 and a small p; Holm's adjustment matches its textbook example; failed
+runs are counted, not dropped; too few samples give no interval."""
+import math
+import sys
+
+import numpy as np
+
+from harness import ROOT
+
+sys.path.insert(0, str(ROOT / "scripts"))
+from results import stats  # noqa: E402
+
+
+def draw(seed, scale, n=12):
+    return list(np.random.default_rng(seed).normal(1e6 * scale, 2e4, n))
+
+
+def by(rows, bench, config):
+    return next(r for r in rows if r.bench == bench and r.config == config)
+
+
+def test_a_a_interval_covers_one_and_a_real_difference_does_not():
+    samples = {("b", "stock"): draw(1, 1.0), ("b", "stock-again"): draw(2, 1.0), ("b", "slow"): draw(3, 1.1)}
+    rows = stats.compare(samples, "stock")
+    aa, slow = by(rows, "b", "stock-again"), by(rows, "b", "slow")
+    assert aa.ci_low < 1 < aa.ci_high and aa.p > 0.05, aa
+    assert 1.05 < slow.ci_low < 1.1 < slow.ci_high < 1.15 and slow.p < 0.001, slow
+    assert math.isnan(by(rows, "b", "stock").ratio)
+
+
+def test_failed_runs_are_counted_and_small_samples_get_no_interval():
+    samples = {("b", "stock"): draw(1, 1.0, 2), ("b", "unit"): draw(2, 0.9, 2)}
+    rows = stats.compare(samples, "stock", failed={("b", "unit"): 3})
+    unit = by(rows, "b", "unit")
+    assert unit.n == 2 and unit.failed == 3 and 0.85 < unit.ratio < 0.95
+    assert math.isnan(unit.ci_low) and math.isnan(unit.p)
+
+
+def test_holm_matches_the_textbook():
+    # Holm (1979)-style example: p = 0.01, 0.04, 0.03, 0.005 over m = 4
+    assert np.allclose(stats.holm([0.01, 0.04, 0.03, 0.005]), [0.03, 0.06, 0.06, 0.02])
+
+
+def test_holm_is_applied_across_benchmarks():
+    samples = {}
+    for i, b in enumerate(("x", "y", "z")):
+        samples[(b, "stock")] = draw(10 * i, 1.0)
+        samples[(b, "unit")] = draw(10 * i + 1, 0.97)
+    rows = [r for r in stats.compare(samples, "stock") if r.config == "unit"]
+    assert all(r.p_holm >= r.p for r in rows) and max(r.p_holm for r in rows) <= 1
+    assert sorted(r.p_holm for r in rows) == sorted(stats.holm([r.p for r in rows]))
