@@ -4,7 +4,9 @@ this machine or on a cluster, and keeps every finished job's result so that
 a stopped sweep resumes without redoing it.
 
 A job is a command line whose files (a model, a firmware, a program) are
-named by their contents: the client ships each file to a worker that lacks
+named by their contents (an argument "{out}" in it, or in one of its
+arguments, becomes a fresh directory on the worker, whose files come back
+with the result: the harness's forked children's logs, say): the client ships each file to a worker that lacks
 it in its own cache (SHOOTDOWN_CACHE, or ~/.cache/tlb-shootdown, under
 artefacts/<sha256>), so a worker needs neither this clone nor its cache.
 Where the jobs run:
@@ -83,9 +85,19 @@ class Job:
 def run_job(args, blobs, timeout):
     """On a worker: puts each shipped file in the cache (if missing) and
     runs the command. `args` has ("file", sha) for files; `blobs` is
-    {sha: bytes}. Returns what the command did and where it ran."""
+    {sha: bytes}. Returns what the command did, the files it wrote to
+    "{out}" and where it ran."""
+    import tempfile
     cache = cache_dir()
     cache.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="sweep-") as out:
+        result = _run_in(args, blobs, timeout, cache, pathlib.Path(out))
+        result["files"] = {p.name: p.read_text(errors="replace") for p in sorted(pathlib.Path(out).iterdir())
+                           if p.is_file()}
+    return result
+
+
+def _run_in(args, blobs, timeout, cache, out):
     argv = []
     for a in args:
         if isinstance(a, tuple):
@@ -97,7 +109,7 @@ def run_job(args, blobs, timeout):
                 tmp.replace(path)
             argv.append(str(path))
         else:
-            argv.append(a)
+            argv.append(a.replace("{out}", str(out)))
     started = time.monotonic()
     try:
         p = subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=timeout,

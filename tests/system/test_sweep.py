@@ -3,7 +3,8 @@ and two `dask worker` processes, one of them with a cache of its own, so it
 must be shipped the model and the program by their contents. Every job runs
 (each memory latency its own cycle count, longer for slower memory), both
 workers take jobs, the files land in the lone worker's cache under their
-sha256, and a second sweep over the same jobs runs nothing: it needs no
+sha256, a file a job writes to its "{out}" directory comes back with its
+result, and a second sweep over the same jobs runs nothing: it needs no
 cluster at all."""
 import os
 import subprocess
@@ -54,9 +55,11 @@ def test_a_sweep_runs_on_every_worker_and_resumes(tmp_path, cluster):
     sim, elf = model(2), program("soc", "hello")
     jobs = [sweep.Job(f"lat{n}", (sweep.File(sim), f"+mem-latency={n}", sweep.File(elf)), timeout=600)
             for n in LATENCIES]
+    jobs.append(sweep.Job("out", ("sh", "-c", "echo made > {out}/a.txt"), timeout=60))
     results = sweep.run(jobs, tmp_path / "results", cluster, quiet=True)
+    assert results[jobs[-1].key()]["files"] == {"a.txt": "made\n"}
     cycles = []
-    for job in jobs:
+    for job in jobs[:-1]:
         r = results[job.key()]
         assert r["status"] == 0, r["stderr"][-2000:]
         cycles.append(sim_summary(r["stderr"])[2])
