@@ -15,8 +15,10 @@
 #                  and the litmus catalogue in docs/litmus.md
 #   make sw        bare-metal programs and OpenSBI
 #   make linux     the test kernel (sw/linux, stock and with the series) as OpenSBI payloads
-#   make linux-demo [HARTS="2 4"]  the Linux workloads on the SoC, stock vs the port with the unit,
-#                  side by side (build/results/linux-demo.*; about 15 min for 2 harts)
+#   make linux-demo [HARTS="2 4"] [MUTANT=NAME]  the Linux workloads on the SoC, stock vs the port
+#                  with the unit, side by side (build/results/linux-demo.*; about 25 min for 2
+#                  harts); MUTANT=no-nonleaf: the port vs the port without what the kernel
+#                  mutant takes out, what that code costs (build/results/linux-demo-NAME.*)
 #   make linux-series  every patch of the Linux series builds on its own (a full build, then
 #                  minutes a patch)
 #   make linux-mutants [MUTANTS="a b"]  each kernel mutant (sw/linux/mutants: the port broken
@@ -74,7 +76,7 @@ demo: setup
 	@scripts/demo.sh
 
 linux-demo: sw
-	@scripts/linux-demo.sh $(HARTS)
+	@scripts/linux-demo.sh $(if $(MUTANT),--mutant $(MUTANT)) $(HARTS)
 
 linux-series: setup
 	@sw/linux/build-series.sh

@@ -3,10 +3,15 @@
 
 Each LOG is one run of the test kernel on the Verilator SoC with the
 harness's +timestamps (every console line starts "[CYCLE msip N0 N1 ...] "),
-named linux-demo-<harts>-<stock|port>.log. /init brackets every workload
+named linux-demo-<harts>-<kernel>.log, kernel "stock", "port" or the name
+of a kernel mutant (sw/linux/mutants, `make linux-demo MUTANT=NAME`). /init brackets every workload
 phase with "phase NAME begin" and "phase NAME end linux_ipis=N key=value..."
-(sw/linux/init/init.c). For each phase this script takes, from the harness:
-cycles, and IPIs (msip raised on any hart); from the kernel: the IPIs it sent
+(sw/linux/init/init.c); newer /init prints "phase NAME done" before it
+reads any counter, and that line then ends the phase. For each phase this
+script takes, from the harness:
+cycles, IPIs (msip raised on any hart) and, where the harness counts them,
+the harts' cycles in M-mode (OpenSBI's share: its RFENCE traps on stock);
+from the kernel: the IPIs it sent
 for its own reasons (/proc/interrupts), and the port's shootdown counters;
 from OpenSBI: the RFENCE calls it served (its SBI PMU firmware counters,
 read by /init through perf). Shootdown IPIs are the harness's IPIs minus the
@@ -14,19 +19,25 @@ kernel's own; SBI fence calls are OpenSBI's RFENCE calls plus, for the port,
 its requests that went through the batched extension (each one call; those
 it submitted on its hart's own channel, "direct", made none).
 
-Prints one table per SoC, stock and port side by side, and writes
-OUT_DIR/linux-demo.csv and OUT_DIR/linux-demo.png. A benchmark, not a test:
-one run, numbers as measured.
+Prints one table per SoC, stock and port side by side (or the mutant and
+the port: what the code the mutant takes out costs), and writes
+OUT_DIR/linux-demo[-MUTANT].csv, .png and .md (the tables, stamped with
+the command, the commit of sw/ and the date and machine). A benchmark, not a
+test: one run, numbers as measured.
 """
 import csv
+import datetime
+import os
 import pathlib
+import platform
 import re
+import subprocess
 import sys
 
-STAMP = re.compile(r"^\[\s*(\d+) msip ([\d ]+)\] (.*)$")
+STAMP = re.compile(r"^\[\s*(\d+) msip ([\d ]+?)(?: mmode ([\d ]+))?\] (.*)$")
 RECLAIM = re.compile(r"reclaim: .*: (\d+) pages scanned, (\d+) file refaults, (\d+) pages to swap")
-NAME = re.compile(r"linux-demo-(\d+)-(stock|port)\.log$")
-FIELDS = ["harts", "kernel", "phase", "cycles", "msip", "linux_ipis", "shootdown_ipis",
+NAME = re.compile(r"linux-demo-(\d+)-([a-z0-9-]+)\.log$")
+FIELDS = ["harts", "kernel", "phase", "cycles", "msip", "mmode_cycles", "linux_ipis", "shootdown_ipis",
           "sbi_rfence_calls", "sbi_fence_calls", "requests", "direct", "entries", "wait_ticks", "whole_space", "errors", "sbi_rfence", "batches",
           "pending_requests", "pending_none", "pending_whole", "young_requests", "young_pages",
           "scanned", "refaults", "swapped"]
@@ -40,24 +51,29 @@ def fail(msg):
 def parse(path):
     """[{phase, cycles, msip, linux_ipis, counters...}] in run order, plus
     the boot (reset to /init's first line) as phase "boot"."""
-    rows, open_phases, boot, reclaim_row = [], {}, None, None
+    rows, open_phases, done, boot, reclaim_row = [], {}, {}, None, None
     for line in pathlib.Path(path).read_text(errors="replace").splitlines():
         m = STAMP.match(line)
         if not m:
             continue
-        cycle, msip, text = int(m.group(1)), sum(map(int, m.group(2).split())), m.group(3)
+        cycle, msip, text = int(m.group(1)), sum(map(int, m.group(2).split())), m.group(4)
+        mmode = sum(map(int, m.group(3).split())) if m.group(3) else None
         if boot is None and text.startswith("init: running on cpus"):
-            boot = {"phase": "boot", "cycles": cycle, "msip": msip}
+            boot = {"phase": "boot", "cycles": cycle, "msip": msip, "mmode_cycles": mmode}
             rows.append(boot)
         m = RECLAIM.search(text)
         if m and reclaim_row is not None:
             reclaim_row.update(scanned=int(m.group(1)), refaults=int(m.group(2)), swapped=int(m.group(3)))
         words = text.split()
         if len(words) >= 3 and words[0] == "phase" and words[2] == "begin":
-            open_phases[words[1]] = (cycle, msip)
+            open_phases[words[1]] = (cycle, msip, mmode)
+        elif len(words) == 3 and words[0] == "phase" and words[2] == "done":
+            done[words[1]] = (cycle, msip, mmode)
         elif len(words) >= 3 and words[0] == "phase" and words[2] == "end" and words[1] in open_phases:
-            c0, m0 = open_phases.pop(words[1])
-            row = {"phase": words[1], "cycles": cycle - c0, "msip": msip - m0}
+            c0, m0, mm0 = open_phases.pop(words[1])
+            cycle, msip, mmode = done.pop(words[1], (cycle, msip, mmode))
+            row = {"phase": words[1], "cycles": cycle - c0, "msip": msip - m0,
+                   "mmode_cycles": None if mmode is None or mm0 is None else mmode - mm0}
             row.update({k: int(v) for k, v in (w.split("=", 1) for w in words[3:] if "=" in w)})
             row["shootdown_ipis"] = row["msip"] - row.get("linux_ipis", 0)
             if words[1] == "reclaim":
@@ -82,12 +98,23 @@ def cell(v):
 CYCLES_PER_TICK = 100
 
 
+def share(harts, row, cycles):
+    """`cycles` as a share of every hart's cycles in the phase, or "-"."""
+    if cycles is None or not row.get("cycles"):
+        return "-"
+    return f"{100 * cycles / (harts * row['cycles']):.2f}%"
+
+
 def wait_share(harts, row):
     """The port's wait for its requests as a share of every hart's cycles
     in the phase (targets spend nothing: the unit does not trap them)."""
-    if row.get("wait_ticks") is None or not row.get("cycles"):
-        return "-"
-    return f"{100 * row['wait_ticks'] * CYCLES_PER_TICK / (harts * row['cycles']):.2f}%"
+    return share(harts, row, None if row.get("wait_ticks") is None else row["wait_ticks"] * CYCLES_PER_TICK)
+
+
+def mmode_share(harts, row):
+    """The harts' cycles in M-mode (the firmware) as a share of all their
+    cycles in the phase."""
+    return share(harts, row, row.get("mmode_cycles"))
 
 
 def table(harts, stock, port):
@@ -98,7 +125,7 @@ def table(harts, stock, port):
            f"port = sw/linux series + OpenSBI with the unit",
            f"  {'phase':<24} {'cycles stock':>13} {'cycles port':>13} {'port/stock':>10}"
            f" {'sd IPIs stock':>13} {'sd IPIs port':>12} {'SBI calls stock':>15} {'SBI calls port':>14}"
-           f" {'requests':>8} {'entries':>7} {'wait':>6}"
+           f" {'M-mode stock':>12} {'M-mode port':>11} {'requests':>8} {'entries':>7} {'wait':>6}"
            f" {'whole':>5} {'rfence':>6} {'pend none':>9} {'pend whole':>10} {'young':>6}"]
     for ph in phases:
         a, b = s.get(ph, {}), p.get(ph, {})
@@ -106,6 +133,7 @@ def table(harts, stock, port):
         out.append(f"  {ph:<24} {cell(a.get('cycles')):>13} {cell(b.get('cycles')):>13} {ratio:>10}"
                    f" {cell(a.get('shootdown_ipis')):>13} {cell(b.get('shootdown_ipis')):>12}"
                    f" {cell(a.get('sbi_fence_calls')):>15} {cell(b.get('sbi_fence_calls')):>14}"
+                   f" {mmode_share(harts, a):>12} {mmode_share(harts, b):>11}"
                    f" {cell(b.get('requests')):>8} {cell(b.get('entries')):>7} {wait_share(harts, b):>6}"
                    f" {cell(b.get('whole_space')):>5}"
                    f" {cell(b.get('sbi_rfence')):>6} {cell(b.get('pending_none')):>9}"
@@ -116,13 +144,40 @@ def table(harts, stock, port):
             out.append(f"  reclaim, {kernel}: {r['scanned']} pages scanned, {r['refaults']} file refaults, "
                        f"{r['swapped']} pages to swap")
     out.append("  (boot: reset to /init's first line, msip = every IPI; sd IPIs = IPIs the harness saw minus the "
-               "kernel's own; SBI calls = the remote-fence SBI calls the harts made: OpenSBI's own count of "
+               "kernel's own; M-mode = the harts' cycles in M-mode (OpenSBI), as a share of all their cycles "
+               "(harnesses that count them); SBI calls = the remote-fence SBI calls the harts made: OpenSBI's own count of "
            "RFENCE calls (its PMU firmware counters) plus the port's requests by the batched extension (not those "
                "it submitted on its own channel); requests, entries, whole = the port's unit requests, their entries and "
                "whole-space flushes; wait = the cycles its CPUs waited for requests, as a share of all harts' "
                "cycles; rfence = remote flushes that went by SBI RFENCE instead; pend none/whole = "
                "arch_flush_tlb_batched_pending calls that needed no flush / a whole-mm flush; young = requests "
                "flushing accessed bits that aging cleared)")
+    return "\n".join(out)
+
+
+def variant_table(harts, name, base, port):
+    """The port against the port with mutant NAME: both under OpenSBI with
+    the unit, so the columns are the port's counters on either side."""
+    phases = [r["phase"] for r in port] or [r["phase"] for r in base]
+    a, b = {r["phase"]: r for r in base}, {r["phase"]: r for r in port}
+    heads = [f"cycles {name}", "cycles port", f"port/{name}", f"msip {name}", "msip port", f"req {name}",
+             "req port", f"entries {name}", "entries port", f"wait {name}", "wait port", f"M-mode {name}", "M-mode port",
+             f"whole {name}", "whole port"]
+    out = [f"{harts}-hart SoC: {name} = the port with sw/linux/mutants/{name}.patch; port = the sw/linux series; "
+           f"both under OpenSBI with the unit (default CEILING)",
+           f"  {'phase':<28}" + "".join(f" {h}" for h in heads)]
+    for ph in phases:
+        x, y = a.get(ph, {}), b.get(ph, {})
+        ratio = f"{y['cycles'] / x['cycles']:.4f}" if x.get("cycles") and y.get("cycles") else "-"
+        cells = [cell(x.get("cycles")), cell(y.get("cycles")), ratio]
+        for key in ("msip", "requests", "entries"):
+            cells += [cell(x.get(key)), cell(y.get(key))]
+        cells += [wait_share(harts, x), wait_share(harts, y), mmode_share(harts, x), mmode_share(harts, y),
+                  cell(x.get("whole_space")), cell(y.get("whole_space"))]
+        out.append(f"  {ph:<28}" + "".join(f" {c:>{len(h)}}" for c, h in zip(cells, heads)))
+    out.append("  (msip = every IPI the harness saw; req, entries, whole = the port's unit requests, their entries and "
+               "whole-space flushes; wait = the cycles its CPUs waited for requests, M-mode = the harts' cycles in M-mode "
+               "(harnesses that count them), each as a share of all harts' cycles; one run each: the simulation is deterministic, so a repeat gives the same numbers and no spread)")
     return "\n".join(out)
 
 
@@ -134,20 +189,45 @@ def plot(runs, png):
     configs = sorted(runs)
     fig, axes = plt.subplots(1, len(configs), figsize=(max(7.5, 6.5 * len(configs)), 4.5), squeeze=False)
     for ax, harts in zip(axes[0], configs):
-        stock = {r["phase"]: r for r in runs[harts].get("stock", []) if r["phase"] != "boot"}
+        other = baseline(runs[harts])
+        base = {r["phase"]: r for r in runs[harts].get(other, []) if r["phase"] != "boot"}
         port = {r["phase"]: r for r in runs[harts].get("port", []) if r["phase"] != "boot"}
-        phases = [ph for ph in port if ph in stock]
+        phases = [ph for ph in port if ph in base]
         xs = range(len(phases))
-        ax.bar([x - 0.2 for x in xs], [stock[ph]["cycles"] / 1e6 for ph in phases], 0.4, label="stock")
+        ax.bar([x - 0.2 for x in xs], [base[ph]["cycles"] / 1e6 for ph in phases], 0.4, label=other)
         ax.bar([x + 0.2 for x in xs], [port[ph]["cycles"] / 1e6 for ph in phases], 0.4, label="port + unit")
         ax.set_xticks(list(xs))
         ax.set_xticklabels(phases, rotation=30, ha="right", fontsize=7)
         ax.set_ylabel("cycles (millions)")
         ax.set_title(f"{harts}-hart SoC")
         ax.legend(fontsize=7)
-    fig.suptitle("Linux workloads on Rocket (Verilator): stock vs the port with the unit, one run")
+    fig.suptitle(f"Linux workloads on Rocket (Verilator): {other} vs the port with the unit, one run")
     fig.tight_layout()
     fig.savefig(png, dpi=120)
+
+
+def command(other, runs):
+    harts = " ".join(map(str, sorted(runs)))
+    return ("make linux-demo" + (f' HARTS="{harts}"' if harts != "2" else "")
+            + (f" MUTANT={other}" if other != "stock" else ""))
+
+
+def stamp():
+    root = pathlib.Path(__file__).resolve().parents[1]
+    git = lambda *a: subprocess.run(["git", "-C", str(root), *a], capture_output=True, text=True)
+    rev = git("log", "-1", "--format=%h", "--", "sw", "hw", "sim").stdout.strip() or "?"
+    dirty = git("diff", "--quiet", "HEAD", "--", "sw", "hw", "sim").returncode != 0
+    return (f"Kernels, firmware and SoC as of commit {rev}{' (modified)' if dirty else ''} (the last to change sw/, hw/ "
+            f"or sim/); tables written {datetime.date.today()} on {platform.machine()}, {os.cpu_count()} cores.")
+
+
+def baseline(kernels):
+    """What the port is compared with in one SoC's runs: stock, or the one
+    mutant run beside it."""
+    others = sorted(k for k in kernels if k != "port")
+    if "port" not in kernels or len(others) != 1:
+        fail(f"need the port's run and one other (stock or a mutant) per SoC, not {sorted(kernels)}")
+    return others[0]
 
 
 def main():
@@ -159,7 +239,7 @@ def main():
     for log in sys.argv[2:]:
         m = NAME.search(log)
         if not m:
-            fail(f"{log}: not a linux-demo-<harts>-<stock|port>.log")
+            fail(f"{log}: not a linux-demo-<harts>-<kernel>.log")
         status = exit_status(log)
         if status != 0:
             fail(f"{log}: the run did not pass (status {status}); its end says why")
@@ -167,17 +247,24 @@ def main():
         if not rows:
             fail(f"{log}: no timestamped console lines (was the harness run with +timestamps?)")
         runs.setdefault(int(m.group(1)), {})[m.group(2)] = rows
-    with open(out / "linux-demo.csv", "w", newline="") as f:
+    others = {baseline(kernels) for kernels in runs.values()}
+    if len(others) != 1:
+        fail(f"every SoC's runs must compare the port with the same kernel, not {sorted(others)}")
+    other = others.pop()
+    stem = "linux-demo" if other == "stock" else f"linux-demo-{other}"
+    with open(out / f"{stem}.csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS, extrasaction="ignore")
         w.writeheader()
         for harts in sorted(runs):
             for kernel, rows in sorted(runs[harts].items()):
                 for r in rows:
                     w.writerow({"harts": harts, "kernel": kernel, **r})
-    for harts in sorted(runs):
-        print(table(harts, runs[harts].get("stock", []), runs[harts].get("port", [])))
-    plot(runs, out / "linux-demo.png")
-    print(f"(written to {out / 'linux-demo.csv'} and {out / 'linux-demo.png'})")
+    tables = [table(harts, runs[harts]["stock"], runs[harts]["port"]) if other == "stock"
+              else variant_table(harts, other, runs[harts][other], runs[harts]["port"]) for harts in sorted(runs)]
+    print("\n".join(tables))
+    plot(runs, out / f"{stem}.png")
+    (out / f"{stem}.md").write_text(f"# `{command(other, runs)}`\n\n{stamp()}\n\n```\n" + "\n".join(tables) + "\n```\n")
+    print(f"(written to {out / f'{stem}.csv'}, {out / f'{stem}.png'} and {out / f'{stem}.md'})")
 
 
 if __name__ == "__main__":
