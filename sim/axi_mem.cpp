@@ -4,7 +4,16 @@
 #include <cstring>
 
 AxiMem::AxiMem(uint64_t base, uint64_t size, unsigned latency)
-    : base_(base), bytes_(size, 0), latency_(latency) {}
+    : base_(base), bytes_(size, 0), latency_(latency), jitter_(0), rng_(0) {}
+
+uint64_t AxiMem::delay() {
+  if (jitter_ == 0) return latency_;
+  uint64_t z = (rng_ += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  return latency_ + z % (jitter_ + 1ull);
+}
 
 uint64_t AxiMem::beat_addr(const AxiAddr& a, uint32_t beat) {
   const uint64_t step = 1ull << a.size;
@@ -74,7 +83,7 @@ void AxiMem::tick(const AxiMasterOut& in, const AxiSlaveOut& out) {
     }
     w.beat++;
     if (last || in.w_last) {
-      w.ready_at = cycle_ + latency_;
+      w.ready_at = cycle_ + delay();
       responses_.push_back(w);
       writes_.pop_front();
     }
@@ -90,7 +99,7 @@ void AxiMem::tick(const AxiMasterOut& in, const AxiSlaveOut& out) {
     writes_.push_back(w);
   }
   if (out.ar_ready && in.ar_valid) {
-    Pending r{in.ar, 0, cycle_ + latency_, 0};
+    Pending r{in.ar, 0, cycle_ + delay(), 0};
     if (!burst_ok(in.ar)) {
       std::fprintf(stderr, "[sim] axi: read from 0x%llx outside memory: SLVERR\n", (unsigned long long)in.ar.addr);
       r.resp = 2;

@@ -2,6 +2,11 @@
 //
 // In-order and non-interleaving (the port declares interleavedId = 0): one
 // read burst streams at a time, one beat a cycle, after a fixed latency.
+// With jitter J > 0 (set_jitter) each read burst's first beat and each
+// write response waits latency + a number in [0, J] drawn from a generator
+// seeded by `seed` (splitmix64): the same seed gives the same run, byte for
+// byte, and different seeds give the spread that a fixed latency hides.
+// Bursts still complete in the order they were accepted.
 #pragma once
 
 #include <cstddef>
@@ -53,6 +58,9 @@ class AxiMem {
   void tick(const AxiMasterOut& in, const AxiSlaveOut& out);
 
   uint64_t errors() const { return errors_; }
+  // From now on, up to `jitter` cycles more per access, from a generator
+  // started at `seed`.
+  void set_jitter(unsigned jitter, uint64_t seed) { jitter_ = jitter, rng_ = seed; }
 
  private:
   struct Pending {
@@ -63,10 +71,13 @@ class AxiMem {
   };
   static uint64_t beat_addr(const AxiAddr& a, uint32_t beat);
   bool burst_ok(const AxiAddr& a) const;
+  uint64_t delay();  // latency plus this access's jitter
 
   uint64_t base_;
   std::vector<uint8_t> bytes_;
   unsigned latency_;
+  unsigned jitter_;
+  uint64_t rng_;  // splitmix64 state
   uint64_t cycle_ = 0;
   uint64_t errors_ = 0;
   std::deque<Pending> reads_, writes_, responses_;

@@ -1,7 +1,8 @@
 // Verilator harness for SimTop: loads an ELF into DRAM before reset, runs all
 // harts, forwards the console, and exits with the program's status.
 //
-//   sim [+max-cycles=N] [+mem-latency=N] [+waves=FILE.fst [+waves-from=C] [+waves-to=C]] [+quiet]
+//   sim [+max-cycles=N] [+mem-latency=N] [+mem-jitter=J [+seed=N | +snapshot-seed=N | +fork-seeds=N,N...
+//       [+fork-logs=DIR] [+fork-jobs=N]]] [+waves=FILE.fst [+waves-from=C] [+waves-to=C]] [+quiet]
 //       [+timestamps] [+trace-axi] [+verbose] [+no-scoreboard | +scoreboard-only] [+mutant=NAME]
 //       [+uart=PORT [+uart-bit-cycles=N]] PROGRAM.elf
 //
@@ -21,8 +22,27 @@
 // boot ROM loads the program over that port (fpga/tools/uartboot.py), so
 // PROGRAM may be left out.
 //
+// +mem-jitter=J adds a number of cycles in [0, J] to each DRAM access's
+// latency, drawn from a generator seeded by +seed=N (default 1): the same
+// seed repeats a run exactly, different seeds perturb it (sim/axi_mem.h).
+//
+// Snapshots: the guest writes the finisher's snapshot command (0x5a5a; QEMU
+// ignores it) at a point of its choosing, say after boot and set-up. With
+// +snapshot-seed=N the memory is exact until there and jittered from there
+// on, seeded with N. With +fork-seeds=N1,N2,... the harness forks one
+// child a seed there, at most
+// +fork-jobs (2) at a time: each child is the whole simulation (model,
+// memory, scoreboard) copied on write, its memory jittered from there with its seed; it runs on
+// with its console in DIR/seed-N.out and the rest in DIR/seed-N.err
+// (+fork-logs, default "."), exactly as a run with +snapshot-seed=N would
+// (tests/system/test_harness.py checks it), so N samples share one boot, as
+// XiangShan's LightSSS shares its snapshots. The parent prints each child's
+// status and exits with the first non-zero one (0 if all passed). Forking
+// refuses +waves and +uart: a waveform file or a connection cannot be split.
+//
 // +timestamps prefixes console lines with the cycle and, per hart, how many
-// machine software interrupts (IPIs) have been raised so far: "[  cycle msip 3 5] ".
+// machine software interrupts (IPIs) have been raised so far and how many
+// cycles it has spent in M-mode: "[  cycle msip 3 5 mmode 1200 900] ".
 //
 // Exit status: the program's (test finisher), 124 on +max-cycles, 64 for bad
 // usage, 65 for a bad ELF, 70 for an internal error (AXI protocol), 71 for
@@ -31,6 +51,11 @@
 //
 // +scoreboard-disconnect=PROBE (a test aid) drops one probe's events before
 // the scoreboard sees them, to show that the scoreboard then fails the run.
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -38,11 +63,12 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "VSimTop.h"
 #include "axi_mem.h"
 #include "elf_loader.h"
-#include "msip_counter.h"
+#include "hart_counters.h"
 #include "mutants.h"
 #include "rtl_globals.h"
 #include "scoreboard.h"
@@ -57,6 +83,7 @@ namespace {
 constexpr uint64_t kDramBase = 0x80000000ull;
 constexpr uint64_t kDramSize = 0x10000000ull;  // matches WithDefaultMemPort
 constexpr int kResetCycles = 16;
+constexpr uint32_t kSnapshot = 0x5a5a;  // the finisher command that marks the snapshot point
 constexpr int kExitTimeout = 124, kExitUsage = 64, kExitBadElf = 65, kExitInternal = 70, kExitScoreboard = 71,
               kExitUntraced = 72;
 #ifdef SCOREBOARD
@@ -69,6 +96,14 @@ struct Options {
   std::string program;
   uint64_t max_cycles = 0;  // 0: no limit
   unsigned mem_latency = 20;
+  unsigned mem_jitter = 0;  // cycles added to an access's latency, at most
+  uint64_t seed = 1;        // of the jitter's generator
+  bool seed_given = false;
+  uint64_t snapshot_seed = 0;  // seeds the jitter, which starts at the snapshot command
+  bool snapshot_seed_given = false;
+  std::vector<uint64_t> fork_seeds;  // a child a seed at the snapshot command
+  std::string fork_logs = ".";
+  unsigned fork_jobs = 2;
   std::string waves;
   uint64_t waves_from = 0, waves_to = UINT64_MAX;
   bool quiet = false;
@@ -84,7 +119,8 @@ struct Options {
 };
 
 const char* kUsage =
-    "usage: sim [+max-cycles=N] [+mem-latency=N] [+waves=FILE.fst [+waves-from=C] [+waves-to=C]] [+quiet] "
+    "usage: sim [+max-cycles=N] [+mem-latency=N] [+mem-jitter=J [+seed=N | +snapshot-seed=N | "
+    "+fork-seeds=N,N... [+fork-logs=DIR] [+fork-jobs=N]]] [+waves=FILE.fst [+waves-from=C] [+waves-to=C]] [+quiet] "
     "[+timestamps] [+trace-axi] [+verbose] [+no-scoreboard | +scoreboard-only] [+mutant=NAME] "
     "[+scoreboard-disconnect=PROBE] "
     "[+uart=PORT [+uart-bit-cycles=N]] PROGRAM.elf";
@@ -103,6 +139,17 @@ uint64_t parse_number(const std::string& key, const std::string& value) {
   return v;
 }
 
+std::vector<uint64_t> parse_seeds(const std::string& key, const std::string& value) {
+  std::vector<uint64_t> seeds;
+  size_t from = 0;
+  for (;;) {
+    const size_t comma = value.find(',', from);
+    seeds.push_back(parse_number(key, value.substr(from, comma - from)));
+    if (comma == std::string::npos) return seeds;
+    from = comma + 1;
+  }
+}
+
 Options parse_args(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; i++) {
@@ -117,6 +164,12 @@ Options parse_args(int argc, char** argv) {
     const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
     if (key == "max-cycles") o.max_cycles = parse_number(key, value);
     else if (key == "mem-latency") o.mem_latency = (unsigned)parse_number(key, value);
+    else if (key == "mem-jitter") o.mem_jitter = (unsigned)parse_number(key, value);
+    else if (key == "seed") o.seed = parse_number(key, value), o.seed_given = true;
+    else if (key == "snapshot-seed") o.snapshot_seed = parse_number(key, value), o.snapshot_seed_given = true;
+    else if (key == "fork-seeds") o.fork_seeds = parse_seeds(key, value);
+    else if (key == "fork-logs" && !value.empty()) o.fork_logs = value;
+    else if (key == "fork-jobs") o.fork_jobs = (unsigned)parse_number(key, value);
     else if (key == "waves") o.waves = value;
     else if (key == "waves-from") o.waves_from = parse_number(key, value);
     else if (key == "waves-to") o.waves_to = parse_number(key, value);
@@ -133,6 +186,16 @@ Options parse_args(int argc, char** argv) {
     else usage_error("unknown option '" + arg + "'");
   }
   if (o.program.empty() && o.uart_port < 0) usage_error("no program given (and no +uart to load one through)");
+  if (o.mem_latency > 100000 || o.mem_jitter > 100000)
+    usage_error("+mem-latency and +mem-jitter want at most 100000 cycles");
+  if ((o.seed_given || o.snapshot_seed_given || !o.fork_seeds.empty()) && o.mem_jitter == 0)
+    usage_error("+seed, +snapshot-seed and +fork-seeds perturb nothing without +mem-jitter=J (J > 0)");
+  if (o.snapshot_seed_given + !o.fork_seeds.empty() + o.seed_given > 1)
+    usage_error("+seed, +snapshot-seed and +fork-seeds each seed the jitter: give one");
+  if (!o.fork_seeds.empty() && (!o.waves.empty() || o.uart_port >= 0))
+    usage_error("+fork-seeds cannot split a waveform file or a serial connection between children: "
+                "run without +waves and +uart");
+  if (o.fork_jobs < 1 || o.fork_jobs > 64) usage_error("+fork-jobs wants 1-64");
   if (o.uart_port > 65535) usage_error("+uart wants a TCP port, 0-65535");
   if (o.uart_bit_cycles < 4 || o.uart_bit_cycles > 65535) usage_error("+uart-bit-cycles wants 4-65535");
   if (o.waves.empty() && (o.waves_from != 0 || o.waves_to != UINT64_MAX))
@@ -199,6 +262,61 @@ void trace_axi(uint64_t cycle, const AxiMasterOut& m, const AxiSlaveOut& s) {
 
 volatile std::sig_atomic_t g_interrupted = 0;
 
+// At the snapshot: forks a child a seed, at most `jobs` at a time. In a
+// child, returns its seed with its output moved to its files; in the
+// parent, once every child has ended, returns nothing and sets *status to
+// the first non-zero child status (0 if all passed).
+bool fork_children(const Options& opt, uint64_t cycle, uint64_t* child_seed, int* status) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::vector<pid_t> pids(opt.fork_seeds.size(), -1);
+  std::vector<int> statuses(opt.fork_seeds.size(), -1);
+  size_t started = 0, running = 0;
+  auto reap_one = [&]() {
+    int ws = 0;
+    const pid_t pid = wait(&ws);
+    if (pid < 0) {
+      std::fprintf(stderr, "sim: wait: %s\n", std::strerror(errno));
+      std::exit(kExitInternal);
+    }
+    for (size_t i = 0; i < pids.size(); i++)
+      if (pids[i] == pid) statuses[i] = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+    running--;
+  };
+  while (started < pids.size()) {
+    if (running == opt.fork_jobs) reap_one();
+    const uint64_t seed = opt.fork_seeds[started];
+    const pid_t pid = fork();
+    if (pid < 0) {
+      std::fprintf(stderr, "sim: fork: %s\n", std::strerror(errno));
+      std::exit(kExitInternal);
+    }
+    if (pid == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGTERM);  // a killed parent (a test's timeout) takes its children along
+      if (getppid() == 1) std::_Exit(kExitInternal);
+      const std::string base = opt.fork_logs + "/seed-" + std::to_string(seed);
+      if (!std::freopen((base + ".out").c_str(), "w", stdout) || !std::freopen((base + ".err").c_str(), "w", stderr))
+        std::_Exit(kExitUsage);
+      if (!opt.quiet)
+        std::fprintf(stderr, "[sim] snapshot at cycle %llu: this child runs on with seed %llu\n",
+                     (unsigned long long)cycle, (unsigned long long)seed);
+      *child_seed = seed;
+      return true;
+    }
+    pids[started++] = pid;
+    running++;
+  }
+  while (running) reap_one();
+  *status = 0;
+  for (size_t i = 0; i < pids.size(); i++) {
+    std::fprintf(stderr, "[sim] snapshot at cycle %llu: seed %llu: status %d (%s/seed-%llu.out, .err)\n",
+                 (unsigned long long)cycle, (unsigned long long)opt.fork_seeds[i], statuses[i], opt.fork_logs.c_str(),
+                 (unsigned long long)opt.fork_seeds[i]);
+    if (*status == 0) *status = statuses[i];
+  }
+  return false;
+}
+
 }  // namespace
 
 bool sim_verbose = false;
@@ -209,12 +327,20 @@ int main(int argc, char** argv) {
   const Options opt = parse_args(argc, argv);
 
   AxiMem mem(kDramBase, kDramSize, opt.mem_latency);
+  // With a snapshot seed the memory is exact until the snapshot: the boot
+  // every sample shares is the unperturbed one.
+  if (!opt.snapshot_seed_given && opt.fork_seeds.empty()) mem.set_jitter(opt.mem_jitter, opt.seed);
   ElfImage img;
   const std::string err = opt.program.empty() ? "" : load_elf(opt.program, mem, &img);
   if (!err.empty()) {
     std::fprintf(stderr, "sim: %s\n", err.c_str());
     return kExitBadElf;
   }
+  if (!opt.quiet && opt.mem_jitter)
+    std::fprintf(stderr, "[sim] memory latency %u-%u cycles, %s\n", opt.mem_latency, opt.mem_latency + opt.mem_jitter,
+                 opt.fork_seeds.empty() && !opt.snapshot_seed_given
+                     ? ("seed " + std::to_string(opt.seed)).c_str()
+                     : "from the snapshot on (exact before it)");
   if (!opt.quiet && !opt.program.empty())
     std::fprintf(stderr, "[sim] loaded %s: %u segment(s), %llu bytes, entry 0x%llx\n", opt.program.c_str(),
                  img.segments, (unsigned long long)img.bytes, (unsigned long long)img.entry);
@@ -227,8 +353,10 @@ int main(int argc, char** argv) {
   if (opt.scoreboard) scoreboard_attach(&scoreboard);
   if (!opt.disconnect.empty() && !scoreboard.disconnect(opt.disconnect))
     usage_error("+scoreboard-disconnect: no probe '" + opt.disconnect + "' (" + Scoreboard::probe_names() + ")");
-  MsipCounter msip(*ctx);
-  if (!msip.found()) std::fprintf(stderr, "sim: warning: no CLINT msip registers found; IPIs are not counted\n");
+  HartCounters harts(*ctx);
+  if (!harts.msip_found()) std::fprintf(stderr, "sim: warning: no CLINT msip registers found; IPIs are not counted\n");
+  if (!harts.mmode_found())
+    std::fprintf(stderr, "sim: warning: no privilege registers found; M-mode cycles are not counted\n");
 #if VM_TRACE
   std::unique_ptr<VerilatedFstC> fst;
   if (!opt.waves.empty()) {
@@ -266,7 +394,19 @@ int main(int argc, char** argv) {
     if (!opt.quiet) std::fprintf(stderr, "[sim] mutant %s is on\n", opt.mutant.c_str());
   }
 
-  const auto t0 = std::chrono::steady_clock::now();
+  auto t0 = std::chrono::steady_clock::now();
+  bool forked = false;  // this process forked children at the snapshot and waited for them
+  bool child = false;   // this process is one of those children
+  // A child has the model's thread pool without its worker thread (fork
+  // copies only the caller), so it must not run the destructors: it
+  // leaves with its status once its output is out.
+  auto leave = [&child](int code) {
+    if (child) {
+      std::fflush(nullptr);
+      std::_Exit(code);
+    }
+    return code;
+  };
   uint64_t cycle = 0;
   int status = -1;
   std::string why;
@@ -300,7 +440,7 @@ int main(int argc, char** argv) {
     }
     cycle++;
     if (top->reset) continue;
-    msip.tick();
+    harts.tick();
     uart_rx = uart.tick(uart_tx);
     if (opt.trace_axi) trace_axi(cycle, m, s);
     mem.tick(m, s);
@@ -308,8 +448,8 @@ int main(int argc, char** argv) {
 
     if (console) {
       if (opt.timestamps && at_line_start)
-        std::fprintf(stdout, msip.found() ? "[%10llu msip %s] " : "[%10llu%s] ", (unsigned long long)cycle,
-                     msip.summary().c_str());
+        std::fprintf(stdout, "[%10llu%s%s%s%s] ", (unsigned long long)cycle, harts.msip_found() ? " msip " : "",
+                     harts.msip_summary().c_str(), harts.mmode_found() ? " mmode " : "", harts.mmode_summary().c_str());
       at_line_start = ch == '\n';
       std::fputc(ch, stdout);
       if (ch == '\n') std::fflush(stdout);
@@ -320,7 +460,24 @@ int main(int argc, char** argv) {
         why = "finisher: " + what;
         break;
       }
-      std::fprintf(stderr, "[sim] finisher: ignoring unknown command 0x%x\n", finish_bits);
+      if (finish_bits == kSnapshot && !opt.fork_seeds.empty()) {
+        uint64_t seed = 0;
+        if (!fork_children(opt, cycle, &seed, &status)) {
+          forked = true;
+          why = "forked " + std::to_string(opt.fork_seeds.size()) + " children at the snapshot";
+          break;
+        }
+        mem.set_jitter(opt.mem_jitter, seed);
+        child = true;
+        t0 = std::chrono::steady_clock::now();
+      } else if (finish_bits == kSnapshot && opt.snapshot_seed_given) {
+        mem.set_jitter(opt.mem_jitter, opt.snapshot_seed);
+        if (!opt.quiet)
+          std::fprintf(stderr, "[sim] snapshot at cycle %llu: jitter from here, seed %llu\n", (unsigned long long)cycle,
+                       (unsigned long long)opt.snapshot_seed);
+      } else if (finish_bits != kSnapshot) {
+        std::fprintf(stderr, "[sim] finisher: ignoring unknown command 0x%x\n", finish_bits);
+      }
     }
     if (mem.errors()) {
       status = kExitInternal;
@@ -345,6 +502,11 @@ int main(int argc, char** argv) {
   if (fst) fst->close();
 #endif
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (forked) {  // the children said the rest
+    std::fprintf(stderr, "[sim] %s, status %d: %llu cycles in %.2f s (%.1f kHz)\n", why.c_str(), status,
+                 (unsigned long long)cycle, secs, cycle / secs / 1000.0);
+    return status;
+  }
   if (status == kExitTimeout)
     std::fprintf(stderr, "sim: timeout: no exit after %llu cycles (+max-cycles); the program hung or needs more\n",
                  (unsigned long long)cycle);
@@ -352,21 +514,24 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "[sim] %s, status %d: %llu cycles in %.2f s (%.1f kHz)\n", why.c_str(), status,
                  (unsigned long long)cycle, secs, cycle / secs / 1000.0);
   // What scripts and tests parse: machine software interrupts raised, per hart.
-  if (!opt.quiet && msip.found()) std::fprintf(stderr, "[sim] msip raised per hart: %s\n", msip.summary().c_str());
+  if (!opt.quiet && harts.msip_found())
+    std::fprintf(stderr, "[sim] msip raised per hart: %s\n", harts.msip_summary().c_str());
+  if (!opt.quiet && harts.mmode_found())
+    std::fprintf(stderr, "[sim] M-mode cycles per hart: %s\n", harts.mmode_summary().c_str());
   if (opt.scoreboard) {
     scoreboard.summary(stderr);
-    if (status == kExitTimeout || status == kExitInternal || status == 130) return status;
+    if (status == kExitTimeout || status == kExitInternal || status == 130) return leave(status);
     // A failing program keeps its own status; the summary line tells
     // whether the scoreboard objected too.
     if (opt.scoreboard_only || status == 0) {
-      if (scoreboard.violations()) return kExitScoreboard;
+      if (scoreboard.violations()) return leave(kExitScoreboard);
       if (scoreboard.unexplained()) {
         std::fprintf(stderr, "[sim] scoreboard: it could not trace %llu events, so it could not check the run: "
                              "no pass (exit %d)\n", (unsigned long long)scoreboard.unexplained(), kExitUntraced);
-        return kExitUntraced;
+        return leave(kExitUntraced);
       }
-      return 0;
+      return leave(0);
     }
   }
-  return status;
+  return leave(status);
 }

@@ -178,7 +178,7 @@ BOOT_IPIS_PER_HART = 2
 
 def msip_per_hart(r):
     """The harness's own count of machine software interrupts (IPIs) raised
-    on each hart over the whole run (sim/msip_counter.h)."""
+    on each hart over the whole run (sim/hart_counters.h)."""
     m = re.search(r"^\[sim\] msip raised per hart: ([\d ]+)$", r.stderr, re.M)
     assert m, describe(r)
     return [int(n) for n in m.group(1).split()]

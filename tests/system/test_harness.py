@@ -1,5 +1,6 @@
 """The Verilator harness: the cycle limit, and a clear one-line error with a
 non-zero status for every kind of bad input."""
+import re
 import struct
 
 import pytest
@@ -72,6 +73,11 @@ def test_missing_program_file(tmp_path):
     (["+max-cycles=lots"], "+max-cycles wants a non-negative number, not 'lots'"),
     (["+waves=x.fst", "prog.elf"], "built without waveform support"),
     (["a.elf", "b.elf"], "more than one program given"),
+    (["+seed=3", "a.elf"], "perturb nothing without +mem-jitter"),
+    (["+mem-jitter=200000", "a.elf"], "want at most 100000 cycles"),
+    (["+mem-jitter=4", "+fork-seeds=1,x", "a.elf"], "+fork-seeds wants a non-negative number, not 'x'"),
+    (["+mem-jitter=4", "+fork-seeds=1", "+snapshot-seed=2", "a.elf"], "give one"),
+    (["+mem-jitter=4", "+fork-seeds=1", "+uart=0"], "run without +waves and +uart"),
 ])
 def test_bad_usage(args, message):
     r = run([model(2), *args], timeout=60)
@@ -99,3 +105,72 @@ def fst_times(path):
     head = path.read_bytes()[:25]
     assert head[:1] == b"\x00", f"{path} does not start with an FST header block"
     return struct.unpack(">QQQ", head[1:25])
+
+
+def jittered(seed, prog="storm"):
+    r = run_sim(2, program("soc", prog), "+timestamps", "+mem-jitter=16", f"+seed={seed}")
+    assert r.status == 0, describe(r)
+    return r
+
+
+def test_memory_jitter_repeats_with_its_seed_and_varies_across_seeds():
+    """+mem-jitter with one seed gives the same run, cycle for cycle (the
+    console with its timestamps, the cycle count, the scoreboard's counts);
+    two other seeds give runs of other lengths, and every run still passes
+    (its own checks and the scoreboard's)."""
+    a, b = jittered(3), jittered(3)
+    summary = lambda r: sim_summary(r.stderr)[2]
+    counts = lambda r: [line for line in r.stderr.splitlines() if "scoreboard:" in line or "msip raised" in line]
+    assert a.stdout == b.stdout and summary(a) == summary(b) and counts(a) == counts(b), describe(b)
+    lengths = {summary(a), summary(jittered(4)), summary(jittered(5))}
+    assert len(lengths) == 3, f"three seeds, run lengths {sorted(lengths)}"
+
+
+def test_forked_children_run_as_a_reseeded_run_would(tmp_path):
+    """programs/snapshot.c writes the snapshot command after start-up; with
+    +fork-seeds the harness forks a child a seed there. Each child's console
+    and cycle count must be those of a straight run with +snapshot-seed (so
+    the copy carried the whole simulation), the seeds must differ from each
+    other, and the parent exits 0 with every child passing."""
+    elf = program("soc", "snapshot")
+    seeds = (7, 8, 9)
+    r = run_sim(2, elf, "+mem-jitter=16", f"+fork-seeds={','.join(map(str, seeds))}", f"+fork-logs={tmp_path}")
+    assert r.status == 0, describe(r)
+    outs = {}
+    for seed in seeds:
+        out, err = (tmp_path / f"seed-{seed}.out").read_text(), (tmp_path / f"seed-{seed}.err").read_text()
+        straight = run_sim(2, elf, "+mem-jitter=16", f"+snapshot-seed={seed}")
+        assert straight.status == 0, describe(straight)
+        assert r.stdout + out == straight.stdout, f"seed {seed}: forked\n{r.stdout + out}\nstraight\n{straight.stdout}"
+        assert sim_summary(err)[1:3] == sim_summary(straight.stderr)[1:3], err
+        board = lambda text: [line for line in text.splitlines() if "scoreboard:" in line or "msip raised" in line]
+        assert board(err) and board(err) == board(straight.stderr), err
+        outs[seed] = out
+    assert len(set(outs.values())) == len(seeds), outs
+
+
+def test_a_failing_child_fails_the_forked_run(tmp_path):
+    """The parent's status is the first failing child's: with a cycle limit
+    between the snapshot and the program's end, every child times out."""
+    r = run_sim(2, program("soc", "snapshot"), "+mem-jitter=16", "+fork-seeds=1,2", f"+fork-logs={tmp_path}",
+                "+max-cycles=4000000")  # the snapshot comes at about 3.6 M cycles, the end 0.7 M later
+    assert r.status == EXIT_TIMEOUT, describe(r)
+    for seed in (1, 2):
+        assert sim_summary((tmp_path / f"seed-{seed}.err").read_text())[1] == EXIT_TIMEOUT
+
+
+@pytest.mark.parametrize("harts", [2, 4])
+def test_the_harness_counts_each_harts_m_mode_cycles(harts):
+    """programs/smode_share.c keeps hart h in S-mode (h + 1) times as long as
+    hart 0 and in M-mode otherwise: the harness's per-hart count of M-mode
+    cycles (from each core's privilege register) must leave S-mode shares in
+    that proportion, hart by hart, within a few percent."""
+    r = run_sim(harts, program("soc", "smode_share"))
+    assert r.status == 0, describe(r)
+    cycles = sim_summary(r.stderr)[2]
+    m = re.search(r"^\[sim\] M-mode cycles per hart: ([\d ]+)$", r.stderr, re.M)
+    assert m, describe(r)
+    smode = [cycles - int(n) for n in m.group(1).split()]
+    assert len(smode) == harts and smode[0] > 10_000, smode
+    for h in range(1, harts):
+        assert abs(smode[h] / smode[0] - (h + 1)) < 0.1 * (h + 1), smode

@@ -100,7 +100,9 @@ run_in_smode:
 	mret
 
 smode_trampoline:
-	jalr	a0			/* fn(arg): a1 -> a0 below */
+	mv	t0, a0			/* fn(arg): fn came in a0, arg in a1 */
+	mv	a0, a1
+	jalr	t0
 	mv	a1, a0
 	li	a7, 0x0b7e0		/* RT_ECALL_RETURN_TO_M */
 	ecall
