@@ -59,8 +59,9 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests/models"), str(ROOT / "tests/litmus")]
+sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests"), str(ROOT / "tests/models"), str(ROOT / "tests/litmus")]
 from harness import BUILD, firmware, model, program  # noqa: E402
+from sweep import cache_root  # noqa: E402
 from judge import judge, parse, skip_reason_ok, tests as litmus_tests  # noqa: E402
 import shootdown_regs  # noqa: E402
 
@@ -72,9 +73,7 @@ MAX_CYCLES = 400_000_000
 WALL_SECONDS = 4 * 3600
 SCOREBOARD = re.compile(r"^\[sim\] scoreboard: .*?(\d+) unexplained, (\d+) violations$", re.M)
 RESULTS = BUILD / "results"
-CACHE = pathlib.Path(os.environ.get("SHOOTDOWN_CACHE") or
-                     pathlib.Path(os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache") / "tlb-shootdown")
-CELLS = CACHE / "mutant-cells"
+CELLS = cache_root() / "mutant-cells"
 
 
 def programs():

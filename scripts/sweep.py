@@ -37,11 +37,15 @@ import sys
 import time
 
 
+def cache_root():
+    """The project's cache outside the work tree, as scripts/lib.sh finds it."""
+    return pathlib.Path(os.environ.get("SHOOTDOWN_CACHE") or pathlib.Path(
+        os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache") / "tlb-shootdown")
+
+
 def cache_dir():
     """This process's artefact cache."""
-    root = os.environ.get("SHOOTDOWN_CACHE") or pathlib.Path(
-        os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache") / "tlb-shootdown"
-    return pathlib.Path(root) / "artefacts"
+    return cache_root() / "artefacts"
 
 
 _SHAS = {}
