@@ -19,19 +19,29 @@
 #                  with the unit, side by side (build/results/linux-demo.*; about 25 min for 2
 #                  harts); MUTANT=no-nonleaf: the port vs the port without what the kernel
 #                  mutant takes out, what that code costs (build/results/linux-demo-NAME.*)
+#   make linux-bench [HARTS="2 4"] [SEEDS=8] [SWEEP="--scheduler ADDR | --slurm N"]  the Linux
+#                  benchmarks (sw/linux/init/bench.c: tlb-flush2, pageout, mprotect, fork, useonce) in five
+#                  configurations (stock, stock again with other seeds, the port on stock
+#                  OpenSBI, the port with the unit, the limit: remote flushes skipped), SEEDS
+#                  samples each of seeded memory jitter, forked from shared boots, through Dask
+#                  (scripts/sweep.py; resumes), with medians, bootstrap intervals, p values and
+#                  the share of the stock-to-limit gap recovered (build/results/linux-bench.*)
 #   make linux-series  every patch of the Linux series builds on its own (a full build, then
 #                  minutes a patch)
 #   make linux-mutants [MUTANTS="a b"]  each kernel mutant (sw/linux/mutants: the port broken
 #                  on purpose) in make test's Linux run on the 2-hart SoC; killed only by the
 #                  workload count it names (build/results/linux-mutants.md; ~15 min a mutant)
-#   make litmus-long [SCHEDULES=N] [BACKENDS="unit-4harts ..."]  every litmus test N (1,000)
+#   make litmus-long [SCHEDULES=N] [BACKENDS="unit-4harts ..."] [SWEEP=...]  every litmus test N (1,000)
 #                  times on every back end or those named (the unit, the SBI paths, QEMU),
 #                  judged against the reference models
 #                  (build/results/litmus-*.txt; hours at 1,000)
 #   make cocotb-long [SEEDS=N]  the cocotb unit and agent benches with N (200) random seeds each
-#   make mutants [MUTANTS="a b"]  the suite and the scoreboard once per debug knob that breaks
+#   make mutants [MUTANTS="a b"] [SWEEP=...]  the suite and the scoreboard once per debug knob that breaks
 #                  a rule on purpose (hw/devices/Mutants.scala) and once on the real design:
 #                  the kill matrix (build/results/mutants.md; a few minutes a mutant)
+#                  SWEEP: where the long targets' jobs run (scripts/sweep.py): a LocalCluster
+#                  of a worker a core by default, "--scheduler ADDR" a Dask cluster, "--slurm N"
+#                  N Slurm jobs; each keeps its finished jobs, so a stopped run resumes
 #   make fpga BOARD=ulx3s|arty-a7-100t|arty-a7-100t-ddr3  the SoC for an FPGA board as far as
 #                  this machine takes it (build/fpga/BOARD/; docs/fpga.md): ulx3s a bitstream (about
 #                  40 min, SEED=N for nextpnr), the Arty (block RAM or DDR3) a yosys estimate and the
@@ -48,7 +58,7 @@ export BUILD
 BAREMETAL := $(BUILD)/sw/baremetal
 OPENSBI_OUT := $(BUILD)/sw/opensbi
 
-.PHONY: all setup models sw linux fpga linux-demo linux-series linux-mutants litmus-long cocotb-long mutants demo test test-long run bench bench-scaling bench-sim fw-profile generated clean help
+.PHONY: all setup models sw linux fpga linux-demo linux-bench linux-series linux-mutants litmus-long cocotb-long mutants demo test test-long run bench bench-scaling bench-sim fw-profile generated clean help
 all: models sw
 
 help:
@@ -78,6 +88,10 @@ demo: setup
 linux-demo: sw
 	@scripts/linux-demo.sh $(if $(MUTANT),--mutant $(MUTANT)) $(HARTS)
 
+linux-bench: sw
+	@$$(scripts/setup.sh)/bin/python scripts/linux_bench.py $(if $(HARTS),--harts $(HARTS)) \
+	  --seeds $(or $(SEEDS),8) $(SWEEP)
+
 linux-series: setup
 	@sw/linux/build-series.sh
 
@@ -85,10 +99,10 @@ linux-mutants: sw
 	@scripts/linux-mutants.sh $(MUTANTS)
 
 litmus-long: models sw
-	@python3 scripts/litmus_long.py $(or $(SCHEDULES),1000) $(BACKENDS)
+	@$$(scripts/setup.sh)/bin/python scripts/litmus_long.py $(or $(SCHEDULES),1000) $(BACKENDS) $(SWEEP)
 
 mutants: sw
-	@python3 scripts/mutants.py $(MUTANTS)
+	@$$(scripts/setup.sh)/bin/python scripts/mutants.py $(MUTANTS) $(SWEEP)
 
 cocotb-long: setup
 	@venv=$$(scripts/setup.sh) && cd tests && COCOTB_SEEDS=$(or $(SEEDS),200) $$venv/bin/python -m pytest cocotb

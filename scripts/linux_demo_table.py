@@ -26,13 +26,12 @@ the command, the commit of sw/ and the date and machine). A benchmark, not a
 test: one run, numbers as measured.
 """
 import csv
-import datetime
-import os
 import pathlib
-import platform
 import re
-import subprocess
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from results.stamp import stamp as results_stamp  # noqa: E402
 
 STAMP = re.compile(r"^\[\s*(\d+) msip ([\d ]+?)(?: mmode ([\d ]+))?\] (.*)$")
 RECLAIM = re.compile(r"reclaim: .*: (\d+) pages scanned, (\d+) file refaults, (\d+) pages to swap")
@@ -212,13 +211,8 @@ def command(other, runs):
             + (f" MUTANT={other}" if other != "stock" else ""))
 
 
-def stamp():
-    root = pathlib.Path(__file__).resolve().parents[1]
-    git = lambda *a: subprocess.run(["git", "-C", str(root), *a], capture_output=True, text=True)
-    rev = git("log", "-1", "--format=%h", "--", "sw", "hw", "sim").stdout.strip() or "?"
-    dirty = git("diff", "--quiet", "HEAD", "--", "sw", "hw", "sim").returncode != 0
-    return (f"Kernels, firmware and SoC as of commit {rev}{' (modified)' if dirty else ''} (the last to change sw/, hw/ "
-            f"or sim/); tables written {datetime.date.today()} on {platform.machine()}, {os.cpu_count()} cores.")
+def stamp(command):
+    return results_stamp(command, extra="; one run each, numbers as measured")
 
 
 def baseline(kernels):
@@ -263,7 +257,7 @@ def main():
               else variant_table(harts, other, runs[harts][other], runs[harts]["port"]) for harts in sorted(runs)]
     print("\n".join(tables))
     plot(runs, out / f"{stem}.png")
-    (out / f"{stem}.md").write_text(f"# `{command(other, runs)}`\n\n{stamp()}\n\n```\n" + "\n".join(tables) + "\n```\n")
+    (out / f"{stem}.md").write_text(f"# `{command(other, runs)}`\n\n{stamp(command(other, runs))}\n\n```\n" + "\n".join(tables) + "\n```\n")
     print(f"(written to {out / f'{stem}.csv'}, {out / f'{stem}.png'} and {out / f'{stem}.md'})")
 
 

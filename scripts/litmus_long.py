@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""litmus_long.py [SCHEDULES [BACK-END...]] : every litmus test (tests/litmus)
-SCHEDULES times (1,000 unless told) on every back end (or those named), two
-runs at a time on the two cores: the unit's channels on the 2- and 4-hart
+"""litmus_long.py [SCHEDULES [BACK-END...]] [WHERE] : every litmus test (tests/litmus)
+SCHEDULES times (1,000 unless told) on every back end (or those named), each
+run a job of scripts/sweep.py (a LocalCluster of a worker a core, or WHERE:
+--scheduler ADDRESS, --slurm N; a finished back end is kept and not run
+again while its inputs stay the same): the unit's channels on the 2- and 4-hart
 SoCs; on the 2-hart SoC the batched SBI extension and SBI RFENCE carried out
 by the unit and, under stock OpenSBI, over IPIs; RFENCE over IPIs on QEMU
 with 4 harts. Each run is judged against the reference models and written
@@ -13,14 +15,15 @@ its tests, or when the judge failed a test. Exits 1 if any back end failed.
 A benchmark of hours at 1,000 schedules; the 4-hart SoC is the slowest
 (about 90 minutes).
 """
-import concurrent.futures
+import argparse
 import pathlib
 import re
 import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests/litmus")]
+sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests"), str(ROOT / "tests/litmus")]
+import sweep  # noqa: E402
 from harness import BUILD, model  # noqa: E402
 from judge import report  # noqa: E402
 
@@ -73,17 +76,12 @@ def commands(schedules, names):
     return {name: [str(c) for c in make[name]()] for name in names}
 
 
-def run(name, cmd):
-    """Runs one back end; returns (name, exit status or None on the wall-clock
-    limit, its log)."""
-    log = RESULTS / f"litmus-{name}.log"
-    with open(log, "w") as f:
-        try:
-            status = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                    timeout=WALL_SECONDS).returncode
-        except subprocess.TimeoutExpired:
-            status = None
-    return name, status, log
+def job(name, cmd):
+    """The sweep job of one back end: the model and the programs shipped
+    by their contents (QEMU's script runs from this clone: a worker that
+    runs that back end needs one, and QEMU)."""
+    shipped = lambda a: sweep.File(a) if pathlib.Path(a).is_file() and not a.endswith(".sh") else a
+    return sweep.Job(f"litmus-{name}", tuple(shipped(a) for a in cmd), timeout=WALL_SECONDS)
 
 
 def verdict(name, status, log, schedules):
@@ -98,28 +96,39 @@ def verdict(name, status, log, schedules):
     return f"{failed} tests failed (report: {RESULTS / f'litmus-{name}.txt'})" if failed else None
 
 
-def main():
-    args = sys.argv[1:]
-    schedules = 1000
-    if args:
-        if not re.fullmatch(r"[1-9]\d*", args[0]):
-            usage(f"SCHEDULES must be a positive number, not '{args[0]}'")
-        schedules, args = int(args[0]), args[1:]
-    for name in args:
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("schedules", nargs="?", default="1000", help="schedules a test (default 1000)")
+    ap.add_argument("backends", nargs="*", metavar="BACK-END", help=f"of {', '.join(BACKENDS)} (default: all)")
+    sweep.add_cluster_options(ap)
+    opts = ap.parse_args(argv)
+    if not re.fullmatch(r"[1-9]\d*", opts.schedules):
+        usage(f"SCHEDULES must be a positive number, not '{opts.schedules}'")
+    schedules = int(opts.schedules)
+    for name in opts.backends:
         if name not in BACKENDS:
             usage(f"unknown back end '{name}'")
-    names = args or list(BACKENDS)
+    names = opts.backends or list(BACKENDS)
     RESULTS.mkdir(parents=True, exist_ok=True)
-    cmds = commands(schedules, names)
+    jobs = {name: job(name, cmd) for name, cmd in commands(schedules, names).items()}
+    print(f"==> litmus, {schedules} schedules a test, on {', '.join(names)}, through scripts/sweep.py", flush=True)
+    client = sweep.client_from(opts)
+    try:
+        results = sweep.run(list(jobs.values()), BUILD / "sweeps/litmus-long", client)
+    finally:
+        client.close()
     failed = 0
-    print(f"==> litmus, {schedules} schedules a test, on {', '.join(names)}, two at a time", flush=True)
-    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        for name, status, log in pool.map(lambda n: run(n, cmds[n]), names):
-            why = verdict(name, status, log, schedules)
-            print(f"    {name}: {why or 'passed'}", flush=True)
-            failed += why is not None
-    sys.exit(1 if failed else 0)
+    for name in names:
+        r = results[jobs[name].key()]
+        log = RESULTS / f"litmus-{name}.log"
+        log.write_text(r["stdout"] + r["stderr"])
+        if r["status"] is None:  # a wall-clock timeout may be the machine's: run it again next time
+            sweep.forget(BUILD / "sweeps/litmus-long", jobs[name])
+        why = verdict(name, r["status"], log, schedules)
+        print(f"    {name}: {why or 'passed'}", flush=True)
+        failed += why is not None
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv[1:]))

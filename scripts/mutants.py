@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""mutants.py [MUTANT...] : the kill matrix. Runs the suite on the 2-hart tuned
+"""mutants.py [MUTANT...] [WHERE] : the kill matrix. Runs the suite on the 2-hart tuned
 model once per debug knob (every one unless named; the model has them all,
 `+mutant=NAME` turns one on), once on the real design (row "none", the
-control) and once per test aid (controls too: an aid breaks no rule), two
-runs at a time, and writes the matrix to build/results/mutants.md and .csv:
+control) and once per test aid (controls too: an aid breaks no rule), each
+run a job of scripts/sweep.py (a LocalCluster of a worker a core, or
+WHERE: --scheduler ADDRESS, --slurm N), and writes the matrix to build/results/mutants.md and .csv:
 for every design and program, what the program's own checks said ("checks")
 and what the co-simulation scoreboard said ("scoreboard"). Long: a few
 minutes a design.
@@ -45,12 +46,10 @@ that made it, and how many cells ran and how many came from the cache.
 The knobs come from the generated tests/models/shootdown_regs.py (MUTANTS,
 AIDS), which GenShootdownHeaders writes from hw/devices/Mutants.scala.
 """
-import concurrent.futures
+import argparse
 import csv
-import datetime
 import hashlib
 import os
-import platform
 import struct
 import time
 import pathlib
@@ -61,7 +60,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests"), str(ROOT / "tests/models"), str(ROOT / "tests/litmus")]
 from harness import BUILD, firmware, model, program  # noqa: E402
-from sweep import cache_root  # noqa: E402
+import sweep  # noqa: E402
+from results.stamp import INPUTS, stamp as results_stamp  # noqa: E402
 from judge import judge, parse, skip_reason_ok, tests as litmus_tests  # noqa: E402
 import shootdown_regs  # noqa: E402
 
@@ -73,7 +73,8 @@ MAX_CYCLES = 400_000_000
 WALL_SECONDS = 4 * 3600
 SCOREBOARD = re.compile(r"^\[sim\] scoreboard: .*?(\d+) unexplained, (\d+) violations$", re.M)
 RESULTS = BUILD / "results"
-CELLS = cache_root() / "mutant-cells"
+CELLS = sweep.cache_root() / "mutant-cells"
+SWEEP_RESULTS = BUILD / "sweeps/mutants"
 
 
 def programs():
@@ -163,35 +164,47 @@ def cell_key(sim, design, elf):
 
 def stamp(argv, ran, cached, seconds):
     """The line that says what made the matrix."""
-    rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-    dirty = subprocess.run(["git", "-C", str(ROOT), "diff", "--quiet", "HEAD", "--", "hw", "sim", "sw", "scripts"])
     named = f' MUTANTS="{" ".join(argv)}"' if argv else ""
-    return (f"`make mutants{named}` at {rev.stdout.strip() or '?'}"
-            f"{' (modified)' if dirty.returncode else ''}, {datetime.date.today()}, {platform.machine()} "
-            f"{os.cpu_count()} cores: {ran} cells ran ({seconds / 60:.0f} min), {cached} from the cache.")
+    return results_stamp(f"make mutants{named}", INPUTS + ("scripts",),
+                         f": {ran} cells ran ({seconds / 60:.0f} min), {cached} from the cache")
 
 
-def run_one(sim, design, prog, elf, logs):
-    """Runs one program on one design (or takes its cached log); the log
-    starts with 'status N'. Returns (design, prog, status, cached)."""
-    cached = CELLS / f"{design}-{prog}-{cell_key(sim, design, elf)}.log"
-    if cached.exists():
-        (logs / f"{design}-{prog}.log").write_bytes(cached.read_bytes())
-        return design, prog, read_log(cached)[0], True
-    knob = [] if design == "none" else [f"+mutant={design}"]
-    try:
-        p = subprocess.run([sim, *knob, f"+max-cycles={MAX_CYCLES}", str(elf)], capture_output=True, text=True,
-                           timeout=WALL_SECONDS, stdin=subprocess.DEVNULL)
-        status, text = p.returncode, p.stdout + p.stderr
-    except subprocess.TimeoutExpired as e:
-        status, text = None, (e.stdout or b"").decode(errors="replace") + (e.stderr or b"").decode(errors="replace")
-    (logs / f"{design}-{prog}.log").write_text(f"status {status}\n{text}")
-    if status is not None:  # a wall-clock timeout may be the machine's, not the design's: run it again
-        CELLS.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_text(f"status {status}\n{text}")
-        tmp.replace(cached)
-    return design, prog, status, False
+def cell_job(sim, design, prog, elf):
+    """The sweep job of one program on one design."""
+    knob = () if design == "none" else (f"+mutant={design}",)
+    return sweep.Job(f"{design}-{prog}", (sweep.File(str(sim)), *knob, f"+max-cycles={MAX_CYCLES}",
+                                          sweep.File(str(elf))), timeout=WALL_SECONDS)
+
+
+def run_cells(cells, sim, elfs, logs, opts):
+    """Writes each (design, program) cell's log to `logs` (first line
+    'status N'), from the cache where it has the cell, the rest run as
+    sweep jobs. Returns how many ran and how many came from the cache."""
+    todo = []
+    for design, prog in cells:
+        cached = CELLS / f"{design}-{prog}-{cell_key(sim, design, elfs[prog])}.log"
+        if cached.exists():
+            (logs / f"{design}-{prog}.log").write_bytes(cached.read_bytes())
+        else:
+            todo.append((design, prog, cached, cell_job(sim, design, prog, elfs[prog])))
+    if todo:
+        client = sweep.client_from(opts)
+        try:
+            results = sweep.run([job for *_, job in todo], SWEEP_RESULTS, client)
+        finally:
+            client.close()
+        for design, prog, cached, job in todo:
+            r = results[job.key()]
+            text = f"status {r['status']}\n{r['stdout']}{r['stderr']}"
+            (logs / f"{design}-{prog}.log").write_text(text)
+            if r["status"] is None:  # a wall-clock timeout may be the machine's, not the design's: run it again
+                sweep.forget(SWEEP_RESULTS, job)
+                continue
+            CELLS.mkdir(parents=True, exist_ok=True)
+            tmp = cached.with_suffix(f".tmp{os.getpid()}")
+            tmp.write_text(text)
+            tmp.replace(cached)
+    return len(todo), len(cells) - len(todo)
 
 
 def read_log(path):
@@ -200,7 +213,12 @@ def read_log(path):
     return (None if status == "None" else int(status)), text
 
 
-def main(argv):
+def main(args):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("mutants", nargs="*", metavar="MUTANT", help="the knobs to run (default: all)")
+    sweep.add_cluster_options(ap)
+    opts = ap.parse_args(args)
+    argv = opts.mutants
     mutants, aids = sorted(shootdown_regs.MUTANTS), sorted(shootdown_regs.AIDS)
     unknown = [m for m in argv if m not in mutants]
     if unknown:
@@ -210,16 +228,11 @@ def main(argv):
     logs = RESULTS / "mutants"
     logs.mkdir(parents=True, exist_ok=True)
     elfs, sim = programs(), model(2, "tuned")
-    print(f"==> running {' '.join(PROGRAMS)} on {len(designs)} designs, two at a time", file=sys.stderr)
-    started, ran, from_cache = time.monotonic(), 0, 0
-    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        # The longest programs first, so that no core idles at the end.
-        jobs = [pool.submit(run_one, sim, d, p, elfs[p], logs)
-                for p in ("litmus", "sbi", "storm", "l2race", "cases") for d in designs]
-        for job in concurrent.futures.as_completed(jobs):
-            d, p, status, cached = job.result()
-            ran, from_cache = ran + (not cached), from_cache + cached
-            print(f"    {d} {p}: status {status}{' (cached)' if cached else ''}", file=sys.stderr, flush=True)
+    print(f"==> running {' '.join(PROGRAMS)} on {len(designs)} designs through scripts/sweep.py", file=sys.stderr)
+    started = time.monotonic()
+    # The longest programs first, so that no worker idles at the end.
+    ran, from_cache = run_cells([(d, p) for p in ("litmus", "sbi", "storm", "l2race", "cases") for d in designs],
+                                sim, elfs, logs, opts)
 
     csv_path = RESULTS / "mutants.csv"
     header = ["mutant", *(f"{p}-{col}" for p in PROGRAMS for col in ("checks", "sb")), "verdict"]

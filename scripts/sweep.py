@@ -167,8 +167,11 @@ def run(jobs, results_dir, client, quiet=False):
     if __name__ != "__main__":
         # Workers need not have this clone: Dask ships this module to every
         # worker, those that join later included (run as a script, its
-        # functions go by value anyway).
-        client.upload_file(__file__)
+        # functions go by value anyway). Not loaded on upload: a
+        # LocalCluster's scheduler lives in this process, and loading
+        # there would reload this module under the caller, whose File
+        # objects would then belong to a class no longer this module's.
+        client.upload_file(__file__, load=False)
     blobs = {}
     for job in todo:
         for a in job.args:
@@ -197,15 +200,34 @@ def run(jobs, results_dir, client, quiet=False):
     return results
 
 
+def forget(results_dir, job):
+    """Drops a job's kept result, so that the next sweep runs it again (a
+    wall-clock timeout, say, which may be the machine's fault)."""
+    (pathlib.Path(results_dir) / f"{job.key()}.json").unlink(missing_ok=True)
+
+
+def add_cluster_options(ap):
+    """Where the jobs run, the options every sweeping script takes."""
+    where = ap.add_argument_group("where the jobs run (default: a LocalCluster, a worker a core)")
+    one = where.add_mutually_exclusive_group()
+    one.add_argument("--scheduler", help="a running scheduler's address or scheduler file")
+    one.add_argument("--slurm", type=int, metavar="N", help="start N workers as Slurm jobs")
+    one.add_argument("--local", type=int, metavar="N", help="a LocalCluster of N workers (default: one a core)")
+    where.add_argument("--queue", help="Slurm partition"), where.add_argument("--account", help="Slurm account")
+    where.add_argument("--walltime", default="04:00:00", help="Slurm job time limit")
+    where.add_argument("--memory", default="6GB", help="Slurm job memory")
+
+
+def client_from(opts):
+    """The client the options of add_cluster_options() ask for."""
+    return client_for(opts.scheduler, opts.slurm, opts.local, queue=opts.queue, account=opts.account,
+                      walltime=opts.walltime, memory=opts.memory)
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    where = ap.add_mutually_exclusive_group()
-    where.add_argument("--scheduler", help="a running scheduler's address or scheduler file")
-    where.add_argument("--slurm", type=int, metavar="N", help="start N workers as Slurm jobs")
-    where.add_argument("--local", type=int, metavar="N", help="a LocalCluster of N workers (default: one a core)")
-    ap.add_argument("--queue"), ap.add_argument("--account"), ap.add_argument("--walltime", default="04:00:00")
-    ap.add_argument("--memory", default="6GB")
+    add_cluster_options(ap)
     ap.add_argument("--results", required=True, help="where the jobs' results are kept")
     ap.add_argument("--timeout", type=float, default=4 * 3600)
     ap.add_argument("command", nargs=argparse.REMAINDER, help="-- SIM [+ARGS] PROGRAM [-- ...]")
@@ -224,8 +246,7 @@ def main(argv):
         ap.error("no command given (-- SIM [+ARGS] PROGRAM)")
     jobs = [Job(f"job{i}", tuple(File(a) if os.path.isfile(a) else a for a in c), opts.timeout)
             for i, c in enumerate(commands)]
-    client = client_for(opts.scheduler, opts.slurm, opts.local, queue=opts.queue, account=opts.account,
-                        walltime=opts.walltime, memory=opts.memory)
+    client = client_from(opts)
     try:
         results = run(jobs, opts.results, client)
     finally:

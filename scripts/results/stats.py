@@ -8,6 +8,9 @@ scipy.stats (no hand-written resampling):
   independent samples), and the two-sided Mann-Whitney U test's p value,
   Holm-corrected across the benchmarks compared (the step-down
   correction is the one thing computed here: scipy has no Holm);
+- against a baseline and a bound: the share of the gap between them a
+  configuration recovers, (median - baseline's) / (bound's - baseline's),
+  with its 95% BCa interval over the three independent samples;
 - failed samples (a run that did not pass) are counted beside them, never
   dropped silently.
 
@@ -75,6 +78,36 @@ def compare(samples, baseline, failed=None, seed=0):
         for c, p in zip(tested, holm([c.p for c in tested])):
             c.p_holm = p
     return out
+
+
+def gap_recovered(base, other, bound, axis=-1):
+    """(median(other) - median(base)) / (median(bound) - median(base))."""
+    b = np.median(base, axis=axis)
+    return (np.median(other, axis=axis) - b) / (np.median(bound, axis=axis) - b)
+
+
+@dataclasses.dataclass
+class Gap:
+    share: float
+    ci_low: float = math.nan
+    ci_high: float = math.nan
+
+
+def gap(base, other, bound, seed=0):
+    """The share of the gap between base's and bound's medians that other's
+    recovers (1: all of it, 0: none), with its 95% BCa bootstrap interval
+    when each sample has MIN_SAMPLES values and the bound differs from the
+    base. NaN when the medians of base and bound are equal."""
+    base, other, bound = (np.asarray(x, dtype=float) for x in (base, other, bound))
+    if min(len(base), len(other), len(bound)) == 0 or np.median(bound) == np.median(base):
+        return Gap(math.nan)
+    g = Gap(float(gap_recovered(base, other, bound)))
+    if min(len(base), len(other), len(bound)) >= MIN_SAMPLES:
+        ci = stats.bootstrap((base, other, bound), gap_recovered, paired=False, vectorized=True,
+                             confidence_level=CONFIDENCE, n_resamples=RESAMPLES, method="BCa",
+                             random_state=np.random.default_rng(seed)).confidence_interval
+        g.ci_low, g.ci_high = float(ci.low), float(ci.high)
+    return g
 
 
 def holm(ps):

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# build.sh [--stock | --quick] [--mutant NAME] : prints the path of the test kernel's Image,
+# build.sh [--stock] [--quick | --bench] [--mutant NAME] : prints the path of the test kernel's Image,
 # building (and caching) it when missing: the pinned linux-source tarball
 # (UPSTREAM) with `series` applied (none with --stock), tinyconfig plus
 # config/shootdown.config, and the nolibc /init of init/ built in as the
 # initramfs. The Image is OpenSBI's payload on the SoC and on QEMU virt.
-# --quick: the port with /quick in the initramfs, which makes /init run its
-# workloads shorter (make test's run on the SoC); it shares the port's tree
-# and objects, so it costs a relink.
+# --quick: /quick in the initramfs, which makes /init run its workloads
+# shorter (make test's run on the SoC); --bench: /bench in it, which makes
+# /init run only the benchmarks after its snapshot point (make
+# linux-bench). Either shares its flavour's tree and objects, so it costs
+# a relink.
 # --mutant NAME: the port with mutants/NAME.patch applied after the series,
 # a kernel broken on purpose that a test must catch (its own tree and
 # objects: a full build).
@@ -14,21 +16,23 @@ set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/../../scripts/lib.sh"
 FLAVOR=port
-QUICK=0
+MODE=""
 MUTANT=""
-case "${1:-}" in
-  --stock) FLAVOR=stock; shift ;;
-  --quick) QUICK=1; shift ;;
-esac
-if [ "${1:-}" = --mutant ] && [ "$FLAVOR" = port ]; then
-  MUTANT="${2:-}"
-  [ -f "$HERE/mutants/$MUTANT.patch" ] || die "no mutant '$MUTANT' in sw/linux/mutants"
+usage="usage: build.sh [--stock] [--quick | --bench] [--mutant NAME] (a mutant not with --stock)"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --stock) FLAVOR=stock; shift ;;
+    --quick|--bench) [ -z "$MODE" ] || die "$usage"; MODE="${1#--}"; shift ;;
+    --mutant) MUTANT="${2:-}"; [ -f "$HERE/mutants/$MUTANT.patch" ] || die "no mutant '$MUTANT' in sw/linux/mutants"; shift 2 ;;
+    *) die "$usage, not '$*'" ;;
+  esac
+done
+if [ -n "$MUTANT" ]; then
+  [ "$FLAVOR" = port ] || die "$usage"
   FLAVOR="port-mutant-$MUTANT"
-  shift 2
 fi
-[ $# = 0 ] || die "usage: build.sh [--stock | --quick] [--mutant NAME] (not with --stock), not '$*'"
 KNAME=$FLAVOR  # the cache entry's name
-if [ "$QUICK" = 1 ]; then KNAME+=-quick; fi
+if [ -n "$MODE" ]; then KNAME+=-$MODE; fi
 source "$HERE/UPSTREAM"
 CROSS=riscv64-linux-gnu-
 FS_UUID=5b1dc0de-71b5-4d00-8000-000000000000
@@ -87,9 +91,9 @@ PATH="$PATH:/sbin:/usr/sbin" E2FSPROGS_FAKE_TIME=1 mke2fs -q -F -t ext2 -b 4096 
 python3 "$HERE/sparse_image.py" "$OBJ/fs.raw" "$OBJ/initramfs/fs.img"
 sed -e "s|@INIT@|$OBJ/initramfs/init|" -e "s|@FSIMG@|$OBJ/initramfs/fs.img|" "$HERE/init/initramfs.list" \
   > "$OBJ/initramfs.list"
-if [ "$QUICK" = 1 ]; then
-  : > "$OBJ/initramfs/quick"
-  echo "file /quick $OBJ/initramfs/quick 0644 0 0" >> "$OBJ/initramfs.list"
+if [ -n "$MODE" ]; then
+  : > "$OBJ/initramfs/$MODE"
+  echo "file /$MODE $OBJ/initramfs/$MODE 0644 0 0" >> "$OBJ/initramfs.list"
 fi
 
 step "configuring and building Linux $VERSION ($KNAME; about 3 min on 2 cores)"

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# build.sh [--board | --domains] [--stock | --mutant NAME | --ceiling N] PAYLOAD.bin OUTDIR : OpenSBI (pinned tarball + our
+# build.sh [--board | --domains] [--stock | --sbi-only | --mutant NAME | --ceiling N] PAYLOAD.bin OUTDIR : OpenSBI (pinned tarball + our
 # series) for the generic platform with PAYLOAD as its S-mode payload. Writes
 # OUTDIR/fw_payload.elf (for the Verilator SoC) and OUTDIR/fw_payload.bin (QEMU).
 #   default  shootdown_defconfig: the unit's driver, RFENCE by the unit and
 #            the batched SBI extension when the device tree has the unit
 #   --stock  the same tree with the TLB driver class compiled out: RFENCE
 #            takes OpenSBI's own IPI path, as in an unpatched build
+#   --sbi-only  the default without supervisor channels: the unit stays
+#            M-mode only, and a kernel submits every request by an SBI call
+#            of the batched extension (Linux patch 0006 finds no channel)
 #   --mutant NAME  --stock with mutants/NAME.patch applied too: a firmware
 #            broken (or a device failing) on purpose, which a test must
 #            catch (or survive)
@@ -33,7 +36,8 @@ MUTANT=""
 BOARD=""
 if [ "${1:-}" = --board ]; then BOARD=-board; shift
 elif [ "${1:-}" = --domains ]; then BOARD=-domains; shift; fi
-if [ "${1:-}" = --stock ]; then FLAVOR=stock; shift; fi
+if [ "${1:-}" = --stock ]; then FLAVOR=stock; shift
+elif [ "${1:-}" = --sbi-only ]; then FLAVOR=unit-sbi; shift; fi
 CEILING=""
 if [ "${1:-}" = --ceiling ]; then
   CEILING="${2:-}"
@@ -80,6 +84,10 @@ DEFCONFIG=shootdown_defconfig
 if [ -n "$CEILING" ]; then
   DEFCONFIG=shootdown_ceiling_defconfig
   { cat "$SRC/platform/generic/configs/shootdown_defconfig"; echo "CONFIG_FDT_TLB_SHOOTDOWN_CEILING=$CEILING"; } \
+    > "$SRC/platform/generic/configs/$DEFCONFIG"
+elif [ "$FLAVOR" = unit-sbi ]; then
+  DEFCONFIG=shootdown_sbi_defconfig
+  grep -v '^CONFIG_FDT_TLB_SHOOTDOWN_SUPERVISOR_CHANNELS' "$SRC/platform/generic/configs/shootdown_defconfig" \
     > "$SRC/platform/generic/configs/$DEFCONFIG"
 elif [ "$FLAVOR" != unit ]; then
   DEFCONFIG=shootdown_stock_defconfig

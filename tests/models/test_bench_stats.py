@@ -52,3 +52,19 @@ def test_holm_is_applied_across_benchmarks():
     rows = [r for r in stats.compare(samples, "stock") if r.config == "unit"]
     assert all(r.p_holm >= r.p for r in rows) and max(r.p_holm for r in rows) <= 1
     assert sorted(r.p_holm for r in rows) == sorted(stats.holm([r.p for r in rows]))
+
+
+def test_gap_recovered_and_its_interval():
+    """A configuration 90% of the way from the baseline to the bound: the
+    share's interval covers 0.9 and excludes 0.5; the baseline against
+    itself recovers none; no bound above the baseline gives no share."""
+    rng = np.random.default_rng(3)
+    base, bound = rng.normal(100, 1, 10), rng.normal(200, 1, 10)
+    near = rng.normal(190, 1, 10)
+    g = stats.gap(base, near, bound)
+    assert 0.85 < g.share < 0.95 and g.ci_low < 0.9 < g.ci_high and g.ci_low > 0.5, g
+    none = stats.gap(base, rng.normal(100, 1, 10), bound)
+    assert abs(none.share) < 0.05 and none.ci_low < 0 < none.ci_high, none
+    assert math.isnan(stats.gap(base, near, base).share)
+    few = stats.gap(base[:2], near, bound)
+    assert not math.isnan(few.share) and math.isnan(few.ci_low)

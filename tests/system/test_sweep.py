@@ -70,3 +70,51 @@ def test_a_sweep_runs_on_every_worker_and_resumes(tmp_path, cluster):
     assert {sweep.sha256_file(sim), sweep.sha256_file(elf)} <= own, own
     again = sweep.run(jobs, tmp_path / "results", None, quiet=True)  # no cluster: nothing may run
     assert again == results
+
+
+def test_a_local_cluster_runs_files_made_before_it(tmp_path):
+    """make linux-bench's default: a LocalCluster, whose scheduler lives in
+    this process. Shipping the runner to its workers must leave this
+    process's module as it was, so that Files made before the sweep are
+    still Files (run as the program they name, keyed as before)."""
+    job = sweep.Job("echo", (sweep.File("/bin/echo"), "shipped"), timeout=60)
+    key = job.key()
+    client = sweep.client_for(local=1)
+    try:
+        results = sweep.run([job], tmp_path / "results", client, quiet=True)
+    finally:
+        client.close()
+    assert job.key() == key and results[key]["status"] == 0 and results[key]["stdout"] == "shipped\n", results
+
+
+def test_mutant_cells_run_through_the_sweep_and_stay_cached(tmp_path, monkeypatch):
+    """scripts/mutants.py's cells on a LocalCluster, with a stand-in model
+    (a script that exits with the status a design asks for): each cell's
+    log carries its status, finished cells go to the cell cache and are not
+    run again, and a cell stopped by the wall-clock limit is neither cached
+    nor kept by the sweep, so that the next matrix runs it again."""
+    import argparse
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("mutants", ROOT / "scripts/mutants.py")
+    mutants = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mutants)
+    monkeypatch.setattr(mutants, "CELLS", tmp_path / "cells")
+    monkeypatch.setattr(mutants, "SWEEP_RESULTS", tmp_path / "sweep")
+    monkeypatch.setattr(mutants, "WALL_SECONDS", 5)
+    sim = tmp_path / "sim"
+    sim.write_text('#!/bin/sh\ncase "$1" in +mutant=slow) sleep 30 ;; +mutant=bad) echo caught; exit 1 ;; esac\n'
+                   'echo "[sim] passed"\n')
+    sim.chmod(0o755)
+    elfs, logs = {"hello": program("soc", "hello")}, tmp_path / "logs"
+    logs.mkdir()
+    opts = argparse.Namespace(scheduler=None, slurm=None, local=2, queue=None, account=None, walltime=None,
+                              memory=None)
+    cells = [("none", "hello"), ("bad", "hello"), ("slow", "hello")]
+    assert mutants.run_cells(cells, sim, elfs, logs, opts) == (3, 0)
+    status = {d: mutants.read_log(logs / f"{d}-hello.log") for d, _ in cells}
+    assert status["none"] == (0, "[sim] passed\n") and status["bad"] == (1, "caught\n"), status
+    assert status["slow"][0] is None, status
+    assert len(list((tmp_path / "cells").iterdir())) == 2 and len(list((tmp_path / "sweep").iterdir())) == 2
+    opts.local = None
+    monkeypatch.setattr(mutants.sweep, "client_for", lambda *a, **k: pytest.fail("a cached cell was run"))
+    assert mutants.run_cells(cells[:2], sim, elfs, logs, opts) == (0, 2)

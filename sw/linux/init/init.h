@@ -49,9 +49,11 @@ struct counters {
 };
 void read_counters(struct counters *c);
 
-/* A measured phase of a workload. phase_begin() prints "phase NAME begin",
- * phase_end() "phase NAME end linux_ipis=N sbi_rfence_calls=N" and what the
- * phase changed in the shootdown counters. The SoC harness's +timestamps prefix puts the
+/* A measured phase of a workload. phase_begin() reads the counters, then
+ * prints "phase NAME begin"; phase_end() prints "phase NAME done" (the
+ * phase's end, before any counter is read), then "phase NAME end
+ * linux_ipis=N sbi_rfence_calls=N" and what the phase changed in the
+ * shootdown counters. The SoC harness's +timestamps prefix puts the
  * cycle and the IPIs raised so far on both lines: scripts/linux-demo.sh
  * turns them into the side-by-side table. */
 struct phase {
@@ -79,5 +81,16 @@ int madvise_workload(int thp);
 int reclaim_workload(void);
 int nonleaf_workload(void);
 int pending_workload(void);
+/* reclaim.c's set-up, shared with the benchmarks: ext2 on the RAM disk at
+ * /mnt, and a memory cgroup CGROUP/NAME limited to limit_kb; 0 or -1. */
+#define CGROUP		"/sys/fs/cgroup"
+int ram_fs(void);
+int memory_cgroup(const char *name, int limit_kb);
+
+/* Benchmarks (bench.c): fixed work, checked data; the phase's cycles are
+ * the result. */
+struct bench;
+extern const struct bench bench_tlb_flush2, bench_pageout, bench_mprotect, bench_fork, bench_useonce;
+int bench_workload(const struct bench *b, int pages, int loops);
 
 #endif

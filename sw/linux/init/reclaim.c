@@ -31,7 +31,6 @@
 #define ANON_PAGES	8
 #define ROUNDS		2	/* 1 in a quick run */
 #define LIMIT_KB	1024
-#define CGROUP		"/sys/fs/cgroup"
 #define WORKLOAD_CG	CGROUP "/reclaim"
 
 static struct {
@@ -67,6 +66,37 @@ static int restore_image(void)
 	return ok ? 0 : -1;
 }
 
+/* ext2 from /fs.img on the RAM disk, mounted at /mnt, once; 0 or -1. */
+int ram_fs(void)
+{
+	static int mounted;
+
+	if (!mounted && (restore_image() || mount("/dev/ram0", "/mnt", "ext2", 0, 0)))
+		return -1;
+	mounted = 1;
+	return 0;
+}
+
+/* A memory cgroup at CGROUP/name limited to limit_kb, cgroup2 mounted with
+ * the memory controller on the first time; 0 or -1. */
+int memory_cgroup(const char *name, int limit_kb)
+{
+	static int mounted;
+	char path[64], limit[24];
+
+	limit[utoa_r(limit_kb * 1024UL, limit)] = 0;
+	if (!mounted && (mount("cgroup2", CGROUP, "cgroup2", 0, 0) ||
+			 write_text(CGROUP "/cgroup.subtree_control", "+memory")))
+		return -1;
+	mounted = 1;
+	strcpy(path, CGROUP "/");
+	strcpy(path + strlen(path), name);
+	if (mkdir(path, 0755))
+		return -1;
+	strcpy(path + strlen(path), "/memory.max");
+	return write_text(path, limit);
+}
+
 /* ext2 on the RAM disk at /mnt with /mnt/data written, and no page of it
  * in the page cache: the readers fault every page in. The file is written
  * with direct I/O, CHUNK pages a call: ext2 then allocates each call's
@@ -80,7 +110,7 @@ static int make_file(void)
 	static unsigned long chunk[CHUNK * WORDS] __attribute__((aligned(PAGE)));
 	int fd;
 
-	if (restore_image() || mount("/dev/ram0", "/mnt", "ext2", 0, 0)) {
+	if (ram_fs()) {
 		say("reclaim: FAIL: cannot put ext2 on /dev/ram0\n");
 		return -1;
 	}
@@ -172,16 +202,13 @@ static int workload(void)
 
 int reclaim_workload(void)
 {
-	char limit[24];
 	struct phase ph;
 	int status = -1;
 	unsigned long scanned, refaults, swapped = stat_value("/proc/vmstat", "pswpout");
 
-	limit[utoa_r(LIMIT_KB * 1024, limit)] = 0;
 	if (make_file())
 		return 1;
-	if (mount("cgroup2", CGROUP, "cgroup2", 0, 0) || write_text(CGROUP "/cgroup.subtree_control", "+memory") ||
-	    mkdir(WORKLOAD_CG, 0755) || write_text(WORKLOAD_CG "/memory.max", limit)) {
+	if (memory_cgroup("reclaim", LIMIT_KB)) {
 		say("reclaim: FAIL: cannot set up the memory cgroup\n");
 		return 1;
 	}

@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+"""linux_bench.py: what batched shootdown does for Linux, with a spread.
+
+Runs the test kernel's benchmarks (sw/linux/init: /init's phases after its
+snapshot point, with /bench in the initramfs: sw/linux/init/bench.c's
+tlb-flush2 at 1 and 16 pages a thread, pageout, mprotect, fork and
+useonce) on the tuned Verilator SoC in these configurations:
+
+  stock        the stock kernel on stock OpenSBI (remote flushes: SBI
+               RFENCE over IPIs)
+  stock-aa     the same, other seeds: the A/A comparison, the noise floor
+  port-rfence  the port on stock OpenSBI: the same kernel code, the flushes
+               falling back to RFENCE (no unit in the firmware)
+  unit         the port on OpenSBI with the unit (the direct channel)
+  unit-sbi     the port on OpenSBI with the unit but no supervisor
+               channels: every request an SBI call of the batched extension
+               (Linux patch 0006 off). Not by default
+  limit        the port with the unit's firmware and sw/linux/mutants/
+               skip-remote.patch: a flush reaches the calling CPU alone, so
+               remote flushes cost nothing. A bound, labelled as one: the
+               benchmarks' threads never touch each other's pages, and a
+               kernel that skips them is wrong anywhere else (/init's stale
+               probe catches it). How much of the gap between stock and the
+               limit the unit recovers is the measure
+  unit-no-nonleaf  the same as unit with sw/linux/mutants/no-nonleaf.patch: no entry
+               carries NONLEAF, so what NONLEAF costs (not by default: a
+               kernel of its own, and broken where a page table moves)
+
+Each sample is one seed of the harness's memory jitter (+mem-jitter): each
+job boots once and forks a child a seed at the snapshot (+fork-seeds), so
+the samples of a job share its boot. Jobs run through scripts/sweep.py (a
+LocalCluster unless told otherwise), and a stopped sweep resumes. For each
+benchmark and configuration: the median, the spread, and against stock the
+ratio of medians with its 95% bootstrap interval and a Holm-corrected
+Mann-Whitney p (scripts/results/stats.py). Failed runs are counted and
+shown. Writes build/results/linux-bench.csv (every sample), .md (the
+summary, stamped with the command, commit, date and machine) and .png
+(every sample).
+"""
+import argparse
+import csv
+import pathlib
+import re
+import statistics
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests")]
+import linux_demo_table  # noqa: E402
+import sweep  # noqa: E402
+from harness import BUILD, model  # noqa: E402
+from linux_init import BENCHES, LINES, workload_counts  # noqa: E402
+from results import stats  # noqa: E402
+from results.stamp import INPUTS, stamp  # noqa: E402
+
+CONFIGS = {  # name: (kernel flags, firmware flags)
+    "stock": (["--stock"], ["--stock"]),
+    "stock-aa": (["--stock"], ["--stock"]),
+    "port-rfence": ([], ["--stock"]),
+    "unit": ([], []),
+    "unit-sbi": ([], ["--sbi-only"]),
+    "limit": (["--mutant", "skip-remote"], []),
+    "unit-no-nonleaf": (["--mutant", "no-nonleaf"], []),
+}
+DEFAULT_CONFIGS = ["stock", "stock-aa", "port-rfence", "unit", "limit"]
+AA_SEED_BASE = 1000
+MAX_CYCLES = 2_000_000_000
+
+
+def firmware(config):
+    """fw_payload.elf of a configuration, built (cached) if needed."""
+    kflags, fflags = CONFIGS[config]
+    image = subprocess.run([str(ROOT / "sw/linux/build.sh"), *kflags, "--bench"], check=True,
+                           stdout=subprocess.PIPE, text=True).stdout.strip()
+    out = BUILD / "sw/opensbi" / f"linux-bench-{config.removesuffix('-aa')}"
+    subprocess.run([str(ROOT / "sw/opensbi/build.sh"), *fflags, image, str(out)], check=True,
+                   stdout=subprocess.DEVNULL)
+    return out / "fw_payload.elf"
+
+
+def seeds_of(config, n):
+    base = AA_SEED_BASE if config.endswith("-aa") else 0
+    return [base + s for s in range(1, n + 1)]
+
+
+def jobs_for(configs, harts, seeds, per_boot, jitter):
+    jobs = []
+    for h in harts:
+        sim = sweep.File(model(h))
+        for config in configs:
+            fw = sweep.File(str(firmware(config)))
+            mine = seeds_of(config, seeds)
+            for i in range(0, len(mine), per_boot):
+                chunk = ",".join(map(str, mine[i:i + per_boot]))
+                jobs.append((config, h, sweep.Job(f"{config}-{h}harts-seeds{chunk}", (
+                    sim, f"+mem-jitter={jitter}", "+timestamps", f"+max-cycles={MAX_CYCLES}",
+                    f"+fork-seeds={chunk}", "+fork-jobs=1", "+fork-logs={out}", fw))))
+    return jobs
+
+
+def is_bench(phase):
+    """(NAME, pages) of a benchmark's phase "NAME-Pp", else None."""
+    m = re.fullmatch(r"([a-z0-9-]+)-(\d+)p", phase)
+    return (m[1], int(m[2])) if m and m[1] in BENCHES else None
+
+
+def samples_of(config, harts, result, logs):
+    """One row per phase of each forked child: its cycles, and as the value
+    the cycles or, for a benchmark, loops per million cycles. A child that
+    did not pass, or passed without a benchmark's "data intact" line, is one
+    row with its status (None: no result) and no value; so is a job whose
+    boot never reached the snapshot."""
+    rows = []
+    for name in sorted(result["files"]):
+        m = re.fullmatch(r"seed-(\d+)\.out", name)
+        if not m:
+            continue
+        seed = int(m.group(1))
+        text = result["stdout"] + result["files"][name] + result["files"].get(f"seed-{seed}.err", "")
+        log = logs / f"{config}-{harts}harts-seed{seed}.log"
+        log.write_text(text)
+        failed = {"config": config, "harts": harts, "seed": seed, "phase": "-", "cycles": None, "value": None,
+                  "status": linux_demo_table.exit_status(log)}
+        if failed["status"] != 0:
+            rows.append(failed)
+            continue
+        loops = {(b, int(p)): int(t) * int(n) for b in BENCHES for t, p, n in LINES[b][0].findall(text)}
+        mine = []
+        for r in linux_demo_table.parse(log):
+            if r["phase"] == "boot":
+                continue
+            row = {**failed, "phase": r["phase"], "cycles": r["cycles"], "value": r["cycles"],
+                   "shootdown_ipis": r.get("shootdown_ipis"), "mmode_cycles": r.get("mmode_cycles"),
+                   "requests": r.get("requests"), "direct": r.get("direct"),
+                   "wait_cycles": None if r.get("wait_ticks") is None else
+                   r["wait_ticks"] * linux_demo_table.CYCLES_PER_TICK}
+            bench = is_bench(r["phase"])
+            if bench:
+                if bench not in loops:  # its data line is missing: no result
+                    mine = None
+                    break
+                row["value"] = loops[bench] / (r["cycles"] / 1e6)  # loops per M-cycle
+                if bench[0] == "useonce":
+                    row["reclaimed"] = (workload_counts(text, "useonce-reclaim") or {}).get("reclaimed")
+            mine.append(row)
+        rows += mine if mine else [{**failed, "status": None}]
+    if not rows:  # the boot never reached the snapshot
+        rows.append({"config": config, "harts": harts, "seed": None, "phase": "-", "cycles": None, "value": None,
+                     "status": result["status"] or None})
+    return rows
+
+
+def summary(rows, harts_list, stamp_line):
+    out = ["# Linux benchmarks on the SoC", "", stamp_line, "", "Benchmark values are loops per million cycles (higher is faster); other phases are cycles "
+           "(lower is faster). Ratio = the configuration's median over stock's, with its 95% BCa bootstrap "
+           "interval; p = two-sided Mann-Whitney U against stock, Holm-corrected across the benchmarks of a "
+           "configuration and hart count.", ""]
+    for h in harts_list:
+        mine = [r for r in rows if r["harts"] == h]
+        samples, lost = {}, {}
+        for r in mine:
+            if r["status"] == 0:
+                samples.setdefault((r["phase"], r["config"]), []).append(r["value"])
+            else:  # a child (or a boot) that did not pass gave no sample of any benchmark
+                lost[r["config"]] = lost.get(r["config"], 0) + 1
+        failed = {(b, c): lost.get(c, 0) for b, c in samples}
+        out += [f"## {h} harts", "", "| benchmark | config | n | failed runs | median | min-max | ratio to stock "
+                "[95% CI] | p (Holm) |", "|---|---|---|---|---|---|---|---|"]
+        for c in stats.compare(samples, "stock", failed=failed):
+            fmt = (lambda v: f"{v:.1f}") if is_bench(c.bench) else (lambda v: f"{v:,.0f}")
+            ratio = "-" if c.ratio != c.ratio else (
+                f"{c.ratio:.3f}" + ("" if c.ci_low != c.ci_low else f" [{c.ci_low:.3f}, {c.ci_high:.3f}]"))
+            p = "-" if c.p_holm != c.p_holm else f"{c.p_holm:.3g}"
+            out.append(f"| {c.bench} | {c.config} | {c.n} | {c.failed} | {fmt(c.median)} | "
+                       f"{fmt(c.low)}-{fmt(c.high)} | {ratio} | {p} |")
+        out += accounting(mine, h)
+        if "limit" in {r["config"] for r in mine}:
+            out += gaps(samples)
+        out += ["", f"Runs that did not pass on {h} harts: {sum(lost.values())}"
+                + (f" ({', '.join(f'{c}: {n}' for c, n in sorted(lost.items()))})" if lost else "") + ".", ""]
+    return "\n".join(out)
+
+
+def median_of(rows, key):
+    vs = [r[key] for r in rows if r.get(key) is not None]
+    return statistics.median(vs) if vs else None
+
+
+def accounting(rows, harts):
+    """Where each configuration's cycles go, medians over its samples:
+    shootdown IPIs (the harness's machine software interrupts less the
+    kernel's own IPIs), the harts' M-mode cycles and the port's wait for its
+    requests, each as a share of every hart's cycles in the phase."""
+    out = ["", "Where the cycles go (medians): shootdown IPIs; M-mode = all harts' cycles in the firmware, "
+           "wait = the port's CPUs waiting for their requests, each a share of all harts' cycles; for useonce "
+           "the pages reclaimed (the cgroup's pgsteal) and the phase's cycles per page reclaimed.", "",
+           "| benchmark | config | shootdown IPIs | requests (direct) | M-mode | wait | pages reclaimed | "
+           "cycles per page |", "|---|---|---|---|---|---|---|---|"]
+    groups = {}
+    for r in rows:
+        if r["status"] == 0:
+            groups.setdefault((r["phase"], r["config"]), []).append(r)
+    for (phase, config), rs in sorted(groups.items()):
+        ipis = median_of(rs, "shootdown_ipis")
+        cells = []
+        for key in ("mmode_cycles", "wait_cycles"):
+            shares = [r[key] / (harts * r["cycles"]) for r in rs if r.get(key) is not None and r["cycles"]]
+            cells.append(f"{100 * statistics.median(shares):.2f}%" if shares else "-")
+        reclaimed = median_of(rs, "reclaimed")
+        per_page = [r["cycles"] / r["reclaimed"] for r in rs if r.get("reclaimed")]
+        requests, direct = median_of(rs, "requests"), median_of(rs, "direct")
+        sent = "-" if requests is None else f"{requests:g} ({'-' if direct is None else f'{direct:g}'})"
+        out.append(f"| {phase} | {config} | {'-' if ipis is None else f'{ipis:g}'} | {sent} | {cells[0]} | {cells[1]} | "
+                   f"{'-' if reclaimed is None else f'{reclaimed:g}'} | "
+                   f"{f'{statistics.median(per_page):,.0f}' if per_page else '-'} |")
+    return out
+
+
+def gaps(samples):
+    """The share of the gap between stock and the limit each configuration
+    recovers, per benchmark."""
+    out = ["", "Share of the gap between stock and the limit (remote flushes at no cost) recovered, "
+           "with its 95% BCa interval:", "", "| benchmark | config | share [95% CI] |", "|---|---|---|"]
+    for bench in sorted({b for b, _ in samples}):
+        base, bound = samples.get((bench, "stock"), []), samples.get((bench, "limit"), [])
+        for config in ("port-rfence", "unit", "unit-no-nonleaf"):
+            if (bench, config) not in samples:
+                continue
+            g = stats.gap(base, samples[(bench, config)], bound)
+            ci = "" if g.ci_low != g.ci_low else f" [{g.ci_low:.2f}, {g.ci_high:.2f}]"
+            out.append(f"| {bench} | {config} | {'-' if g.share != g.share else f'{g.share:.2f}'}{ci} |")
+    return out
+
+
+def plot(rows, png):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    keys = sorted({(r["harts"], r["phase"]) for r in rows if r["status"] == 0})
+    if not keys:
+        return
+    configs = list(CONFIGS)
+    fig, axes = plt.subplots(1, len(keys), figsize=(3.2 * len(keys), 3.8), squeeze=False)
+    for ax, (h, phase) in zip(axes[0], keys):
+        for i, config in enumerate(configs):
+            ys = [r["value"] for r in rows if (r["harts"], r["phase"], r["config"]) == (h, phase, config)
+                  and r["status"] == 0]
+            ax.scatter([i] * len(ys), ys, s=12, alpha=0.7)
+        ax.set_xticks(range(len(configs)))
+        ax.set_xticklabels(configs, rotation=30, ha="right", fontsize=7)
+        ax.set_title(f"{phase}, {h} harts", fontsize=8)
+        ax.set_ylabel("loops / M-cycle" if is_bench(phase) else "cycles", fontsize=7)
+    fig.suptitle("Linux benchmarks on Rocket (Verilator): every sample, one seed of memory jitter each", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(png, dpi=120)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--harts", type=int, nargs="+", default=[2], choices=[2, 4])
+    ap.add_argument("--seeds", type=int, default=8, help="samples per configuration (default 8)")
+    ap.add_argument("--per-boot", type=int, default=4, help="samples forked from one boot (default 4)")
+    ap.add_argument("--jitter", type=int, default=16, help="+mem-jitter: up to this many cycles per access")
+    ap.add_argument("--configs", nargs="+", default=DEFAULT_CONFIGS, choices=list(CONFIGS))
+    sweep.add_cluster_options(ap)
+    opts = ap.parse_args(argv)
+    if "stock" not in opts.configs:
+        ap.error("the comparisons need the stock configuration")
+    results_dir, logs = BUILD / "results", BUILD / "logs/linux-bench"
+    results_dir.mkdir(parents=True, exist_ok=True)
+    logs.mkdir(parents=True, exist_ok=True)
+    jobs = jobs_for(opts.configs, opts.harts, opts.seeds, opts.per_boot, opts.jitter)
+    # taken before the sweep, which may outlive commits; results kept from
+    # an earlier sweep were made from these very inputs (jobs are keyed by
+    # the model's and firmware's contents)
+    stamp_line = stamp(" ".join(["scripts/linux_bench.py", *argv]), INPUTS + ("scripts",))
+    client = sweep.client_from(opts)
+    try:
+        results = sweep.run([j for _, _, j in jobs], BUILD / "sweeps/linux-bench", client)
+    finally:
+        client.close()
+    rows = []
+    for config, h, job in jobs:
+        rows += samples_of(config, h, results[job.key()], logs)
+    fields = ["harts", "config", "seed", "status", "phase", "cycles", "value", "shootdown_ipis", "mmode_cycles",
+              "wait_cycles", "reclaimed", "requests", "direct"]
+    with open(results_dir / "linux-bench.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    text = summary(rows, opts.harts, stamp_line)
+    (results_dir / "linux-bench.md").write_text(text + "\n")
+    plot(rows, results_dir / "linux-bench.png")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

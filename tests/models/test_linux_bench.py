@@ -1,0 +1,81 @@
+"""make linux-bench's reading of its runs (scripts/linux_bench.py) on
+doctored forked runs: a child's tlb-flush2 phase becomes loops per million
+cycles from its own "data intact" line and the harness's timestamps; a
+child that failed, one that passed without its data line and a boot that
+never reached the snapshot are each counted as a run that gave no sample,
+never dropped; the summary's ratio and the share of the stock-to-limit gap
+come out as the samples say."""
+import re
+import sys
+
+from harness import ROOT
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import linux_bench  # noqa: E402
+
+PARENT = "[      1000 msip 0 0 mmode 900 900] init: running on cpus 0-1\n"
+
+
+def child(cycles, status=0, data=True, loops=100):
+    """A forked child's console and stderr: one tlb-flush2 phase of 1 page,
+    `loops` loops on 2 threads in `cycles` cycles, 4 shootdown IPIs."""
+    stamp = lambda c, msip, mm: f"[{c:>10} msip {msip} mmode {mm}] "
+    out = (stamp(10_000, "1 1", "1000 1000") + "phase tlb-flush2-1p begin\n"
+           + stamp(10_000 + cycles, "3 3", "1500 1300") + "phase tlb-flush2-1p done\n"
+           + stamp(20_000 + cycles, "3 4", "1600 1300") + "phase tlb-flush2-1p end linux_ipis=0\n"
+           + (f"tlb-flush2: 2 threads, 1 pages a loop, {loops} loops each: data intact\n" if data else ""))
+    return out, f"[sim] finisher: pass, status {status}: {cycles} cycles in 1.00 s (1.0 kHz)\n"
+
+
+def job(*children, status=0):
+    files = {}
+    for seed, (out, err) in enumerate(children, 1):
+        files[f"seed-{seed}.out"], files[f"seed-{seed}.err"] = out, err
+    return {"stdout": PARENT, "files": files, "status": status}
+
+
+def test_a_child_becomes_loops_per_million_cycles(tmp_path):
+    rows = linux_bench.samples_of("unit", 2, job(child(2_000_000)), tmp_path)
+    assert len(rows) == 1, rows
+    r = rows[0]
+    # 2 threads x 100 loops in 2 M cycles; the phase ends at its done line
+    assert (r["status"], r["phase"], r["cycles"], r["value"]) == (0, "tlb-flush2-1p", 2_000_000, 100.0), r
+    assert (r["shootdown_ipis"], r["mmode_cycles"]) == (4, 800), r
+
+
+def test_runs_without_a_sample_are_counted(tmp_path):
+    rows = linux_bench.samples_of("unit", 2, job(child(2_000_000, status=1), child(2_000_000, data=False),
+                                                 child(2_000_000)), tmp_path)
+    assert [(r["seed"], r["status"], r["value"]) for r in rows] == [(1, 1, None), (2, None, None), (3, 0, 100.0)]
+    never = linux_bench.samples_of("unit", 2, {"stdout": PARENT, "files": {}, "status": 0}, tmp_path)
+    assert [(r["status"], r["value"]) for r in never] == [(None, None)]
+
+
+def test_summary_gives_the_ratio_and_the_share_of_the_gap(tmp_path):
+    """stock at 100 loops per M-cycle, the limit at 200, the unit at 190:
+    the unit's ratio is 1.9 and it recovers 0.9 of the gap; a failed stock
+    run shows in its row."""
+    rows = []
+    for config, loops in (("stock", 100), ("unit", 190), ("limit", 200)):
+        children = [child(2_000_000, loops=loops + d) for d in (-2, -1, 0, 1, 2)]
+        if config == "stock":
+            children.append(child(2_000_000, status=124))
+        rows += linux_bench.samples_of(config, 2, job(*children), tmp_path)
+    text = linux_bench.summary(rows, [2], "stamped")
+    row = lambda config: next(line for line in text.splitlines() if line.startswith(f"| tlb-flush2-1p | {config} |"))
+    assert re.match(r"\| tlb-flush2-1p \| unit \| 5 \| 0 \| 190\.0 \| 188\.0-192\.0 \| 1\.900 \[", row("unit")), text
+    assert re.match(r"\| tlb-flush2-1p \| stock \| 5 \| 1 \|", row("stock")), text
+    share = re.search(r"^\| tlb-flush2-1p \| unit \| (0\.\d\d) \[(\S+), (\S+)\] \|$", text, re.M)
+    assert share and share[1] == "0.90" and float(share[2]) <= 0.9 <= float(share[3]), text
+    assert "Runs that did not pass on 2 harts: 1 (stock: 1)." in text, text
+
+
+def test_useonce_gives_pages_reclaimed(tmp_path):
+    """useonce's phase carries the cgroup's pages reclaimed, and the
+    accounting table its cycles per page."""
+    out, err = child(2_000_000)
+    out = out.replace("tlb-flush2", "useonce") + "useonce: 500 pages reclaimed under a 1024 KiB limit\n"
+    rows = linux_bench.samples_of("stock", 2, job((out, err)), tmp_path)
+    assert [(r["phase"], r["value"], r["reclaimed"]) for r in rows] == [("useonce-1p", 100.0, 500)], rows
+    text = linux_bench.summary(rows, [2], "stamped")
+    assert re.search(r"^\| useonce-1p \| stock \| 4 \| - \| [^|]+ \| - \| 500 \| 4,000 \|$", text, re.M), text
