@@ -85,17 +85,20 @@ def seeds_of(config, n):
 
 
 def jobs_for(configs, harts, seeds, per_boot, jitter):
+    """[(config, harts, job)], a job a boot of `per_boot` seeds, in the
+    order they should run: every configuration's first seeds before any
+    configuration's next, so that a sweep cut short has a few samples of
+    each to compare rather than all of some."""
+    fws = {config: sweep.File(str(firmware(config))) for config in configs}
     jobs = []
     for h in harts:
         sim = sweep.File(model(h))
-        for config in configs:
-            fw = sweep.File(str(firmware(config)))
-            mine = seeds_of(config, seeds)
-            for i in range(0, len(mine), per_boot):
-                chunk = ",".join(map(str, mine[i:i + per_boot]))
+        for i in range(0, seeds, per_boot):
+            for config in configs:
+                chunk = ",".join(map(str, seeds_of(config, seeds)[i:i + per_boot]))
                 jobs.append((config, h, sweep.Job(f"{config}-{h}harts-seeds{chunk}", (
                     sim, f"+mem-jitter={jitter}", "+timestamps", f"+max-cycles={MAX_CYCLES}",
-                    f"+fork-seeds={chunk}", "+fork-jobs=1", "+fork-logs={out}", fw))))
+                    f"+fork-seeds={chunk}", "+fork-jobs=1", "+fork-logs={out}", fws[config]))))
     return jobs
 
 
