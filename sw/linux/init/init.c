@@ -488,12 +488,16 @@ int main(void)
 	 * seed); a failure before this point stops the run first. */
 	if (!failed) {
 		snapshot();
-		failed = bench_workload(&bench_tlb_flush2, 1, quick ? 16 : 100);
+		/* Lengths for the 2-hart SoC: 4.8-14 M cycles a benchmark
+		 * (measured 2026-11-27 at twice these: tlb-flush2 7.5 M and
+		 * 12.8 M, pageout 11.9 M, mprotect 10.9 M, fork 10.5 M,
+		 * useonce 27.8 M, and about 3.5 M between phases). */
+		failed = bench_workload(&bench_tlb_flush2, 1, quick ? 16 : 64);
 		if (!quick)
-			failed = failed || bench_workload(&bench_tlb_flush2, 16, 20) ||
-				 bench_workload(&bench_pageout, 16, 4) || bench_workload(&bench_mprotect, 1, 50) ||
-				 bench_workload(&bench_fork, 4, 10) ||
-				 bench_workload(&bench_useonce, 1, 512);
+			failed = failed || bench_workload(&bench_tlb_flush2, 16, 10) ||
+				 bench_workload(&bench_pageout, 16, 2) || bench_workload(&bench_mprotect, 1, 25) ||
+				 bench_workload(&bench_fork, 4, 5) ||
+				 bench_workload(&bench_useonce, 1, 256);
 	}
 	print_counters();
 	/* Against the harness's count of machine software interrupts: what
