@@ -266,6 +266,8 @@ def main(argv):
     ap.add_argument("--per-boot", type=int, default=4, help="samples forked from one boot (default 4)")
     ap.add_argument("--jitter", type=int, default=16, help="+mem-jitter: up to this many cycles per access")
     ap.add_argument("--configs", nargs="+", default=DEFAULT_CONFIGS, choices=list(CONFIGS))
+    ap.add_argument("--report", action="store_true",
+                    help="run nothing: the tables from the jobs a sweep has finished so far")
     sweep.add_cluster_options(ap)
     opts = ap.parse_args(argv)
     if "stock" not in opts.configs:
@@ -278,14 +280,22 @@ def main(argv):
     # an earlier sweep were made from these very inputs (jobs are keyed by
     # the model's and firmware's contents)
     stamp_line = stamp(" ".join(["scripts/linux_bench.py", *argv]), INPUTS + ("scripts",))
-    client = sweep.client_from(opts)
-    try:
-        results = sweep.run([j for _, _, j in jobs], BUILD / "sweeps/linux-bench", client)
-    finally:
-        client.close()
+    if opts.report:
+        results = sweep.kept([j for _, _, j in jobs], BUILD / "sweeps/linux-bench")
+    else:
+        client = sweep.client_from(opts)
+        try:
+            results = sweep.run([j for _, _, j in jobs], BUILD / "sweeps/linux-bench", client)
+        finally:
+            client.close()
     rows = []
     for config, h, job in jobs:
-        rows += samples_of(config, h, results[job.key()], logs)
+        if job.key() in results:
+            rows += samples_of(config, h, results[job.key()], logs)
+    missing = sum(job.key() not in results for _, _, job in jobs)
+    if missing:
+        stamp_line += (f" A partial sweep: {len(jobs) - missing} of its {len(jobs)} jobs ({opts.per_boot} samples "
+                       f"a job) had run; the rest are not in these tables.")
     fields = ["harts", "config", "seed", "status", "phase", "cycles", "value", "shootdown_ipis", "mmode_cycles",
               "wait_cycles", "reclaimed", "requests", "direct"]
     with open(results_dir / "linux-bench.csv", "w", newline="") as f:

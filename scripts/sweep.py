@@ -152,13 +152,8 @@ def run(jobs, results_dir, client, quiet=False):
     from distributed import as_completed
     results_dir = pathlib.Path(results_dir)
     results_dir.mkdir(parents=True, exist_ok=True)
-    results, todo = {}, []
-    for job in jobs:
-        path = results_dir / f"{job.key()}.json"
-        if path.exists():
-            results[job.key()] = json.loads(path.read_text())
-        else:
-            todo.append(job)
+    results = kept(jobs, results_dir)
+    todo = [job for job in jobs if job.key() not in results]
     cached = len(results)
     if not todo:
         if not quiet:
@@ -198,6 +193,16 @@ def run(jobs, results_dir, client, quiet=False):
                   f"{failed} failed; {job.name}: status {result['status']} in {result['seconds']} s",
                   file=sys.stderr, flush=True)
     return results
+
+
+def kept(jobs, results_dir):
+    """{job key: result} of the jobs whose results are kept in results_dir."""
+    out = {}
+    for job in jobs:
+        path = pathlib.Path(results_dir) / f"{job.key()}.json"
+        if path.exists():
+            out[job.key()] = json.loads(path.read_text())
+    return out
 
 
 def forget(results_dir, job):
