@@ -34,8 +34,9 @@ benchmark and configuration: the median, the spread, and against stock the
 ratio of medians with its 95% bootstrap interval and a Holm-corrected
 Mann-Whitney p (scripts/results/stats.py). Failed runs are counted and
 shown. Writes build/results/linux-bench.csv (every sample), .md (the
-summary, stamped with the command, commit, date and machine) and .png
-(every sample).
+summary, stamped with the command, commit, date and machine), .png
+(every sample) and, with more than one hart count, -scaling.png (medians
+against the hart count).
 """
 import argparse
 import csv
@@ -237,31 +238,69 @@ def gaps(samples):
 
 
 def plot(rows, png):
+    """Every sample: a panel per benchmark (columns) and hart count (rows),
+    a column of dots per configuration."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    keys = sorted({(r["harts"], r["phase"]) for r in rows if r["status"] == 0})
-    if not keys:
+    ok = [r for r in rows if r["status"] == 0]
+    harts, phases = sorted({r["harts"] for r in ok}), sorted({r["phase"] for r in ok})
+    if not ok:
         return
-    configs = list(CONFIGS)
-    fig, axes = plt.subplots(1, len(keys), figsize=(3.2 * len(keys), 3.8), squeeze=False)
-    for ax, (h, phase) in zip(axes[0], keys):
-        for i, config in enumerate(configs):
-            ys = [r["value"] for r in rows if (r["harts"], r["phase"], r["config"]) == (h, phase, config)
-                  and r["status"] == 0]
-            ax.scatter([i] * len(ys), ys, s=12, alpha=0.7)
-        ax.set_xticks(range(len(configs)))
-        ax.set_xticklabels(configs, rotation=30, ha="right", fontsize=7)
-        ax.set_title(f"{phase}, {h} harts", fontsize=8)
-        ax.set_ylabel("loops / M-cycle" if is_bench(phase) else "cycles", fontsize=7)
+    configs = [c for c in CONFIGS if any(r["config"] == c for r in ok)]
+    fig, axes = plt.subplots(len(harts), len(phases), figsize=(2.6 * len(phases), 3.4 * len(harts)), squeeze=False)
+    for row, h in zip(axes, harts):
+        for ax, phase in zip(row, phases):
+            for i, config in enumerate(configs):
+                ys = [r["value"] for r in ok if (r["harts"], r["phase"], r["config"]) == (h, phase, config)]
+                ax.scatter([i] * len(ys), ys, s=12, alpha=0.7)
+            ax.set_xticks(range(len(configs)))
+            ax.set_xticklabels(configs, rotation=30, ha="right", fontsize=7)
+            ax.set_title(f"{phase}, {h} harts", fontsize=8)
+            ax.set_ylabel("loops / M-cycle" if is_bench(phase) else "cycles", fontsize=7)
+            ax.tick_params(labelsize=7)
     fig.suptitle("Linux benchmarks on Rocket (Verilator): every sample, one seed of memory jitter each", fontsize=9)
     fig.tight_layout()
     fig.savefig(png, dpi=120)
+    plt.close(fig)
+
+
+def plot_scaling(rows, png):
+    """Median loops per M-cycle against the hart count, a panel per
+    benchmark, a line per configuration (the plot INVLPGB's tlb_flush2
+    figures are compared with); nothing with one hart count."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    ok = [r for r in rows if r["status"] == 0 and is_bench(r["phase"])]
+    harts, phases = sorted({r["harts"] for r in ok}), sorted({r["phase"] for r in ok})
+    if len(harts) < 2:
+        return
+    fig, axes = plt.subplots(1, len(phases), figsize=(2.8 * len(phases), 3.2), squeeze=False)
+    for ax, phase in zip(axes[0], phases):
+        for config in CONFIGS:
+            xs, ys = [], []
+            for h in harts:
+                vs = [r["value"] for r in ok if (r["harts"], r["phase"], r["config"]) == (h, phase, config)]
+                if vs:
+                    xs.append(h)
+                    ys.append(statistics.median(vs))
+            if xs:
+                ax.plot(xs, ys, marker="o", label=config)
+        ax.set_xticks(harts)
+        ax.set_title(phase, fontsize=8)
+        ax.set_xlabel("harts", fontsize=7)
+        ax.set_ylabel("loops / M-cycle (median)", fontsize=7)
+        ax.tick_params(labelsize=7)
+    axes[0][0].legend(fontsize=6)
+    fig.tight_layout()
+    fig.savefig(png, dpi=120)
+    plt.close(fig)
 
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--harts", type=int, nargs="+", default=[2], choices=[2, 4])
+    ap.add_argument("--harts", type=int, nargs="+", default=[2], choices=[2, 4, 8])
     ap.add_argument("--seeds", type=int, default=8, help="samples per configuration (default 8)")
     ap.add_argument("--per-boot", type=int, default=4, help="samples forked from one boot (default 4)")
     ap.add_argument("--jitter", type=int, default=16, help="+mem-jitter: up to this many cycles per access")
@@ -305,6 +344,7 @@ def main(argv):
     text = summary(rows, opts.harts, stamp_line)
     (results_dir / "linux-bench.md").write_text(text + "\n")
     plot(rows, results_dir / "linux-bench.png")
+    plot_scaling(rows, results_dir / "linux-bench-scaling.png")
     print(text)
     return 0
 

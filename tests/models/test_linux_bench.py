@@ -79,3 +79,17 @@ def test_useonce_gives_pages_reclaimed(tmp_path):
     assert [(r["phase"], r["value"], r["reclaimed"]) for r in rows] == [("useonce-1p", 100.0, 500)], rows
     text = linux_bench.summary(rows, [2], "stamped")
     assert re.search(r"^\| useonce-1p \| stock \| 4 \| - \| [^|]+ \| - \| 500 \| 4,000 \|$", text, re.M), text
+
+
+def test_plots_from_two_hart_counts(tmp_path):
+    """The sample plot and the scaling plot are drawn from rows of two hart
+    counts (the scaling plot only then)."""
+    rows = []
+    for harts in (2, 4):
+        for config, loops in (("stock", 100), ("unit", 150)):
+            rows += linux_bench.samples_of(config, harts, job(child(2_000_000, loops=loops)), tmp_path)
+    linux_bench.plot(rows, tmp_path / "a.png")
+    linux_bench.plot_scaling(rows, tmp_path / "s.png")
+    linux_bench.plot_scaling([r for r in rows if r["harts"] == 2], tmp_path / "none.png")
+    assert (tmp_path / "a.png").stat().st_size > 0 and (tmp_path / "s.png").stat().st_size > 0
+    assert not (tmp_path / "none.png").exists()
