@@ -70,11 +70,14 @@ def parse(path):
             done[words[1]] = (cycle, msip, mmode)
         elif len(words) >= 3 and words[0] == "phase" and words[2] == "end" and words[1] in open_phases:
             c0, m0, mm0 = open_phases.pop(words[1])
+            # The kernel's IPI count was read after the done line: the
+            # harness's to compare with it is the end line's.
+            msip_to_end = msip - m0
             cycle, msip, mmode = done.pop(words[1], (cycle, msip, mmode))
             row = {"phase": words[1], "cycles": cycle - c0, "msip": msip - m0,
                    "mmode_cycles": None if mmode is None or mm0 is None else mmode - mm0}
             row.update({k: int(v) for k, v in (w.split("=", 1) for w in words[3:] if "=" in w)})
-            row["shootdown_ipis"] = row["msip"] - row.get("linux_ipis", 0)
+            row["shootdown_ipis"] = msip_to_end - row.get("linux_ipis", 0)
             if words[1] == "reclaim":
                 reclaim_row = row
             if "sbi_rfence_calls" in row:
