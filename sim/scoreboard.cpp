@@ -277,7 +277,14 @@ void Scoreboard::refill(Hart& h, int hart_id, int port, uint64_t pte, int level,
     }
   } else {
     for (size_t i = 0; i + 1 < reads.size(); i++) {
-      const auto parent = h.table_age.find(reads[i].first >> 12);
+      // The root has no age (satp names it): what its page was before (a
+      // table of another process, freed and reused as this one's root)
+      // says nothing of this walk. The first read is the root's when the
+      // walk read every level down to its leaf (level + 1 reads); with
+      // fewer, the walker's PTE cache answered the top and the first read
+      // is from a table whose pointer's age counts.
+      const bool from_root = i == 0 && reads.size() == (size_t)level + 1;
+      const auto parent = from_root ? h.table_age.end() : h.table_age.find(reads[i].first >> 12);
       const uint64_t parent_age = parent == h.table_age.end() ? kNever : parent->second;
       h.table_age[ppn(reads[i].second)] = std::min(h.walk.read_cycles[i], parent_age);
     }
