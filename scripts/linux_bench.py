@@ -67,6 +67,7 @@ CONFIGS = {  # name: (kernel flags, firmware flags)
 DEFAULT_CONFIGS = ["stock", "stock-aa", "port-rfence", "unit", "limit"]
 AA_SEED_BASE = 1000
 MAX_CYCLES = 2_000_000_000
+SWEEP_RESULTS = BUILD / "sweeps/linux-bench"
 
 
 def firmware(config):
@@ -319,14 +320,8 @@ def main(argv):
     # an earlier sweep were made from these very inputs (jobs are keyed by
     # the model's and firmware's contents)
     stamp_line = stamp(" ".join(["scripts/linux_bench.py", *argv]), INPUTS + ("scripts",))
-    if opts.report:
-        results = sweep.kept([j for _, _, j in jobs], BUILD / "sweeps/linux-bench")
-    else:
-        client = sweep.client_from(opts)
-        try:
-            results = sweep.run([j for _, _, j in jobs], BUILD / "sweeps/linux-bench", client)
-        finally:
-            client.close()
+    todo = [j for _, _, j in jobs]
+    results = sweep.kept(todo, SWEEP_RESULTS) if opts.report else sweep.run(todo, SWEEP_RESULTS, opts)
     rows = []
     for config, h, job in jobs:
         if job.key() in results:

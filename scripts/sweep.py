@@ -18,7 +18,7 @@ Where the jobs run:
                             (--queue, --account, --walltime, --memory)
 Results go to RESULTS_DIR/<job key>.json (the key: the command with each
 file's sha256, and the time limit); a job whose result is there is not run
-again. Progress is one line on stderr whenever a job ends: done, running,
+again, and one stopped by the wall-clock limit is not kept. Progress is one line on stderr whenever a job ends: done, running,
 failed, to go.
 
 Used by the long targets' scripts (scripts/mutants.py, ...); as a command,
@@ -147,18 +147,32 @@ def client_for(scheduler=None, slurm=None, local=None, **slurm_opts):
 
 def run(jobs, results_dir, client, quiet=False):
     """{job key: result} for every job, from results_dir or run on the
-    cluster. A job that fails (status != 0) is a result like any other:
-    the caller judges it; a job the cluster could not run raises."""
-    from distributed import as_completed
+    cluster. `client` is a Dask client, or the options of
+    add_cluster_options(): then the cluster they ask for is started only if
+    a job must run, and closed after. A job that fails (status != 0) is a
+    result like any other: the caller judges it; one the wall-clock limit
+    stopped (status None) is returned but not kept, since the fault may be
+    the machine's; a job the cluster could not run raises."""
     results_dir = pathlib.Path(results_dir)
     results_dir.mkdir(parents=True, exist_ok=True)
     results = kept(jobs, results_dir)
     todo = [job for job in jobs if job.key() not in results]
-    cached = len(results)
     if not todo:
         if not quiet:
-            print(f"sweep: all {cached} jobs' results were kept in {results_dir}", file=sys.stderr)
+            print(f"sweep: all {len(results)} jobs' results were kept in {results_dir}", file=sys.stderr)
         return results
+    if not isinstance(client, argparse.Namespace):
+        return _run(todo, results, results_dir, client, quiet)
+    client = client_from(client)
+    try:
+        return _run(todo, results, results_dir, client, quiet)
+    finally:
+        client.close()
+
+
+def _run(todo, results, results_dir, client, quiet):
+    from distributed import as_completed
+    cached = len(results)
     if __name__ != "__main__":
         # Workers need not have this clone: Dask ships this module to every
         # worker, those that join later included (run as a script, its
@@ -182,9 +196,10 @@ def run(jobs, results_dir, client, quiet=False):
         job = futures[future]
         result = future.result()
         result["job"] = job.name
-        tmp = results_dir / f"{job.key()}.json.tmp"
-        tmp.write_text(json.dumps(result))
-        tmp.replace(results_dir / f"{job.key()}.json")
+        if result["status"] is not None:
+            tmp = results_dir / f"{job.key()}.json.tmp"
+            tmp.write_text(json.dumps(result))
+            tmp.replace(results_dir / f"{job.key()}.json")
         results[job.key()] = result
         done += 1
         failed += result["status"] != 0
@@ -203,12 +218,6 @@ def kept(jobs, results_dir):
         if path.exists():
             out[job.key()] = json.loads(path.read_text())
     return out
-
-
-def forget(results_dir, job):
-    """Drops a job's kept result, so that the next sweep runs it again (a
-    wall-clock timeout, say, which may be the machine's fault)."""
-    (pathlib.Path(results_dir) / f"{job.key()}.json").unlink(missing_ok=True)
 
 
 def add_cluster_options(ap):
@@ -251,11 +260,7 @@ def main(argv):
         ap.error("no command given (-- SIM [+ARGS] PROGRAM)")
     jobs = [Job(f"job{i}", tuple(File(a) if os.path.isfile(a) else a for a in c), opts.timeout)
             for i, c in enumerate(commands)]
-    client = client_from(opts)
-    try:
-        results = run(jobs, opts.results, client)
-    finally:
-        client.close()
+    results = run(jobs, opts.results, opts)
     for job in jobs:
         r = results[job.key()]
         print(f"{job.name}: status {r['status']} ({r['seconds']} s on {r['host']}:{r['pid']})")
