@@ -40,6 +40,7 @@ against the hart count).
 """
 import argparse
 import csv
+import hashlib
 import pathlib
 import re
 import statistics
@@ -50,7 +51,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests")]
 import linux_demo_table  # noqa: E402
 import sweep  # noqa: E402
-from harness import BUILD, model  # noqa: E402
+from harness import BUILD, model, verilog  # noqa: E402
 from linux_init import BENCHES, LINES, workload_counts  # noqa: E402
 from results import stats  # noqa: E402
 from results.stamp import INPUTS, stamp  # noqa: E402
@@ -67,18 +68,52 @@ CONFIGS = {  # name: (kernel flags, firmware flags)
 DEFAULT_CONFIGS = ["stock", "stock-aa", "port-rfence", "unit", "limit"]
 AA_SEED_BASE = 1000
 MAX_CYCLES = 2_000_000_000
-SWEEP_RESULTS = BUILD / "sweeps/linux-bench"
+# Kept in the repository: a sweep takes longer than a machine may live, and
+# one stopped goes on, on any machine that builds the same inputs, from the
+# jobs kept here (docs/sweeps.md)
+SWEEP_RESULTS = ROOT / "docs/results/linux-bench-jobs"
+
+
+def hash_inputs(*paths):
+    """scripts/lib.sh's hash_inputs over `paths` (files or directories)."""
+    return subprocess.run(["bash", "-c", 'source "$0" && hash_inputs "$@" </dev/null', str(ROOT / "scripts/lib.sh"),
+                           *map(str, paths)], check=True, stdout=subprocess.PIPE, text=True).stdout.strip()
+
+
+def tool_version(*cmd):
+    return subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True).stdout.splitlines()[0]
+
+
+LOCATOR = re.compile(rb"\s*// @\[[^\]]*\]")
+
+
+def model_file(harts):
+    """sweep.File of the tuned model, named by the design it simulates: the
+    elaborated Verilog without Chisel's source locators (so that a change
+    to hw/ that leaves the design alone, or moves its source lines, keeps
+    the sweep), the harness's sources and Verilator's version."""
+    sim = model(harts)
+    h = hashlib.sha256()
+    for f in sorted(pathlib.Path(verilog(harts)).iterdir()):
+        if f.suffix in (".v", ".sv", ".dts"):
+            h.update(f.name.encode() + b"\0" + LOCATOR.sub(b"", f.read_bytes()) + b"\0")
+    return sweep.File(sim, built_from=f"{h.hexdigest()[:16]} tuned {tool_version('verilator', '--version')} "
+                                      f"{hash_inputs(ROOT / 'sim', ROOT / 'sw/include/tlb_shootdown_regs.h')}")
 
 
 def firmware(config):
-    """fw_payload.elf of a configuration, built (cached) if needed."""
+    """sweep.File of a configuration's fw_payload.elf, built (cached) if
+    needed, named by what it was built from: the kernel's cache entry (its
+    inputs' key), OpenSBI's inputs, the flags and the compiler."""
     kflags, fflags = CONFIGS[config]
     image = subprocess.run([str(ROOT / "sw/linux/build.sh"), *kflags, "--bench"], check=True,
                            stdout=subprocess.PIPE, text=True).stdout.strip()
     out = BUILD / "sw/opensbi" / f"linux-bench-{config.removesuffix('-aa')}"
     subprocess.run([str(ROOT / "sw/opensbi/build.sh"), *fflags, image, str(out)], check=True,
                    stdout=subprocess.DEVNULL)
-    return out / "fw_payload.elf"
+    return sweep.File(str(out / "fw_payload.elf"), built_from=" ".join([
+        pathlib.Path(image).parent.name, *fflags, hash_inputs(ROOT / "sw/opensbi"),
+        tool_version("riscv64-linux-gnu-gcc", "--version")]))
 
 
 def seeds_of(config, n):
@@ -91,10 +126,10 @@ def jobs_for(configs, harts, seeds, per_boot, jitter):
     order they should run: every configuration's first seeds before any
     configuration's next, so that a sweep cut short has a few samples of
     each to compare rather than all of some."""
-    fws = {config: sweep.File(str(firmware(config))) for config in configs}
+    fws = {config: firmware(config) for config in configs}
     jobs = []
     for h in harts:
-        sim = sweep.File(model(h))
+        sim = model_file(h)
         for i in range(0, seeds, per_boot):
             for config in configs:
                 chunk = ",".join(map(str, seeds_of(config, seeds)[i:i + per_boot]))

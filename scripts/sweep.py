@@ -16,8 +16,10 @@ Where the jobs run:
                             its scheduler file
   --slurm N                 N workers started as Slurm jobs by dask-jobqueue
                             (--queue, --account, --walltime, --memory)
-Results go to RESULTS_DIR/<job key>.json (the key: the command with each
-file's sha256, and the time limit); a job whose result is there is not run
+Results go to RESULTS_DIR/<job key>.json.gz (the key: the command with each
+file's sha256 or the inputs it was built from, and the time limit; gzip
+without a time stamp, so that a results directory can be kept in git); a
+job whose result is there is not run
 again, and one stopped by the wall-clock limit is not kept. Progress is one line on stderr whenever a job ends: done, running,
 failed, to go.
 
@@ -27,6 +29,7 @@ runs each `--`-separated command line once (files are paths that exist).
 """
 import argparse
 import dataclasses
+import gzip
 import hashlib
 import json
 import os
@@ -66,8 +69,14 @@ def sha256_file(path):
 
 @dataclasses.dataclass(frozen=True)
 class File:
-    """A file a job's command names, shipped by its contents."""
+    """A file a job's command names, shipped by its contents. `built_from`,
+    when the file's builder names its inputs (a model's or a kernel's
+    cache key), stands for the file in the job's key instead of its
+    contents: the simulation is deterministic, so a result made from those
+    inputs on one machine holds on another whose build of them is not
+    byte for byte the same (a kernel carries its build time)."""
     path: str
+    built_from: str = None
 
     @property
     def sha(self):
@@ -82,7 +91,8 @@ class Job:
     timeout: float = 4 * 3600
 
     def key(self):
-        parts = [f"file:{a.sha}" if isinstance(a, File) else f"arg:{a}" for a in self.args]
+        parts = [(f"built:{a.built_from}" if a.built_from else f"file:{a.sha}") if isinstance(a, File)
+                 else f"arg:{a}" for a in self.args]
         return hashlib.sha256(json.dumps([parts, self.timeout]).encode()).hexdigest()[:20]
 
 
@@ -197,9 +207,10 @@ def _run(todo, results, results_dir, client, quiet):
         result = future.result()
         result["job"] = job.name
         if result["status"] is not None:
-            tmp = results_dir / f"{job.key()}.json.tmp"
-            tmp.write_text(json.dumps(result))
-            tmp.replace(results_dir / f"{job.key()}.json")
+            tmp = results_dir / f"{job.key()}.json.gz.tmp"
+            with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as f:
+                f.write(json.dumps(result, sort_keys=True).encode())
+            tmp.replace(results_dir / f"{job.key()}.json.gz")
         results[job.key()] = result
         done += 1
         failed += result["status"] != 0
@@ -214,9 +225,9 @@ def kept(jobs, results_dir):
     """{job key: result} of the jobs whose results are kept in results_dir."""
     out = {}
     for job in jobs:
-        path = pathlib.Path(results_dir) / f"{job.key()}.json"
+        path = pathlib.Path(results_dir) / f"{job.key()}.json.gz"
         if path.exists():
-            out[job.key()] = json.loads(path.read_text())
+            out[job.key()] = json.loads(gzip.decompress(path.read_bytes()))
     return out
 
 

@@ -87,6 +87,31 @@ def test_a_local_cluster_runs_files_made_before_it(tmp_path):
     assert job.key() == key and results[key]["status"] == 0 and results[key]["stdout"] == "shipped\n", results
 
 
+def test_a_kept_result_follows_what_its_files_were_built_from(tmp_path):
+    """make linux-bench keeps its results in the repository, for the next
+    machine: a file named by the inputs it was built from keys its jobs by
+    them, so another build of the same inputs (other bytes: a kernel carries
+    its build time) finds the result kept, and a build of other inputs
+    does not."""
+    builds = []
+    for n, text in enumerate(("echo $1", "# built again, elsewhere\necho $1")):
+        builds.append(tmp_path / f"build{n}")
+        builds[-1].write_text(f"#!/bin/sh\n{text}\n")
+        builds[-1].chmod(0o755)
+    here = sweep.Job("here", (sweep.File(str(builds[0]), built_from="tool 1.0"), "kept"), timeout=60)
+    there = sweep.Job("there", (sweep.File(str(builds[1]), built_from="tool 1.0"), "kept"), timeout=60)
+    newer = sweep.Job("newer", (sweep.File(str(builds[1]), built_from="tool 1.1"), "kept"), timeout=60)
+    client = sweep.client_for(local=1)
+    try:
+        results = sweep.run([here], tmp_path / "results", client, quiet=True)
+    finally:
+        client.close()
+    assert results[here.key()]["stdout"] == "kept\n", results
+    assert [p.name for p in (tmp_path / "results").iterdir()] == [f"{here.key()}.json.gz"]
+    assert sweep.run([there], tmp_path / "results", None, quiet=True) == results  # no cluster: nothing may run
+    assert sweep.kept([newer], tmp_path / "results") == {}
+
+
 def test_mutant_cells_run_through_the_sweep_and_stay_cached(tmp_path, monkeypatch):
     """scripts/mutants.py's cells on a LocalCluster, with a stand-in model
     (a script that exits with the status a design asks for): each cell's
