@@ -79,5 +79,14 @@ object ElaborateBench {
       case "unit"  => () => LazyModule(new UnitBench).module
     }
     chisel3.Driver.execute(Array("--target-dir", out, "--top-name", top), gen)
+    // The parameters the benches were elaborated with, which the cocotb
+    // benches read rather than restate (tests/cocotb/test_benches.py).
+    val u = BenchParams.unit
+    val fields = Seq("harts" -> BigInt(BenchParams.harts), "mem_base" -> BenchParams.memBase,
+      "mem_size" -> BenchParams.memSize, "address" -> u.address, "max_entries" -> BigInt(u.maxEntries),
+      "queue_depth" -> BigInt(u.queueDepth), "ceiling" -> BigInt(u.ceiling), "list_reads" -> BigInt(u.listReads),
+      "agent_queue" -> BigInt(u.agentQueue), "counter_bits" -> BigInt(u.counterBits), "timeout" -> BigInt(u.timeout))
+    val json = fields.map { case (k, v) => s"""  "$k": $v""" }.mkString("{\n", ",\n", "\n}\n")
+    java.nio.file.Files.write(new File(out, "params.json").toPath, json.getBytes("UTF-8"))
   }
 }

@@ -85,7 +85,8 @@ def run_bench(top, run, seed, plusargs=()):
         # ("Failed N of M tests") or the simulator does.
         results = runner.test(hdl_toplevel=module, test_module=tests, build_dir=build_dir,
                               test_dir=test_dir, seed=seed, plusargs=list(plusargs),
-                              extra_env={"PYTHONPATH": os.pathsep.join([str(HERE), str(ROOT / "tests/models")])},
+                              extra_env={"PYTHONPATH": os.pathsep.join([str(HERE), str(ROOT / "tests/models")]),
+                                         "BENCH_PARAMS": str(vdir / "params.json")},
                               log_file=log)
     except SystemExit as e:
         return f"{e} (log: {log})"

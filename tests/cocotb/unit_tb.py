@@ -10,6 +10,9 @@ completion styles, with other harts meddling with channels that are not
 theirs and firmware narrowing the channels' limits, is checked against
 shootdown_ref.UnitModel. Directed tests cover what random traffic cannot
 reach: targets that never answer (TIMEOUT) and the ticket wrap."""
+import json
+import os
+import pathlib
 import random
 from collections import deque
 
@@ -21,14 +24,18 @@ import shootdown_ref as ref
 import shootdown_regs as regs
 
 PERIOD_NS = 10
-HARTS = 4
-UNIT_BASE = 0x4000000
-MEM_BASE, MEM_SIZE = 0x8000_0000, 0x1000_0000
-QUEUE_DEPTH, MAX_ENTRIES, CEILING = 4, 4096, 64
-RESET_CEILING = 128   # ShootdownParams().ceiling
-RESET_TIMEOUT = 1 << 20  # ShootdownParams().timeout
-COUNTER_BITS = 40     # ShootdownParams().counterBits
-LIST_READS = 4        # ShootdownParams().listReads
+# What the bench top was elaborated with (ElaborateBench writes params.json
+# beside its Verilog; test_benches.py passes its path).
+if "BENCH_PARAMS" not in os.environ:
+    raise SystemExit("unit_tb: BENCH_PARAMS (the bench's params.json) is not set: run it through test_benches.py")
+ELABORATED = json.loads(pathlib.Path(os.environ["BENCH_PARAMS"]).read_text())
+HARTS = ELABORATED["harts"]
+UNIT_BASE = ELABORATED["address"]
+MEM_BASE, MEM_SIZE = ELABORATED["mem_base"], ELABORATED["mem_size"]
+QUEUE_DEPTH, MAX_ENTRIES = ELABORATED["queue_depth"], ELABORATED["max_entries"]
+RESET_CEILING, RESET_TIMEOUT = ELABORATED["ceiling"], ELABORATED["timeout"]
+COUNTER_BITS, LIST_READS = ELABORATED["counter_bits"], ELABORATED["list_reads"]
+CEILING = 64  # what the bench's firmware narrows the ceiling to
 STRANGER = HARTS      # the register port's source that is no hart
 # Cycles from an agent's last acknowledgement (seen by the bench) to a read of
 # STATUS that shows the completion: the broadcaster registers the
