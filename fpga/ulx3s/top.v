@@ -1,6 +1,6 @@
 // ULX3S (LFE5U-85F) board top around FpgaTop (hw/boards/FpgaTop.scala, Ulx3sConfig):
-// the 25 MHz oscillator through the PLL to the 25 MHz core clock (a clean,
-// locked clock; the divider is the place to raise it when timing allows), reset from
+// the 25 MHz oscillator through the PLL to the core clock (the config's
+// frequency, 25 MHz today: a clean, locked clock), reset from
 // FIRE1 synchronised and held until the PLL locks, the console on the FTDI
 // serial lines, and the LEDs (docs/fpga.md, "ULX3S"):
 //   led[0] heartbeat (about 1.5 Hz: the clock runs and the SoC is out of reset)
@@ -16,16 +16,20 @@ module ulx3s_top (
 );
   assign wifi_gpio0 = 1'b1;
 
-  // 25 MHz -> 25 MHz: VCO 600 MHz (ecppll -i 25 -o 25; CLKOP_DIV 12 and
-  // CLKOP_CPHASE 5 give 50 MHz, with Ulx3sConfig's clock to match).
+  // The core clock from the 25 MHz oscillator at the frequency Ulx3sConfig
+  // was elaborated for: fpga/build.sh reads it from the SoC's device tree
+  // and has fpga/ecp5_pll.py compute the dividers (as ecppll does) into
+  // pll_params.vh, refusing a frequency the PLL cannot make exactly. Feedback
+  // from CLKOP: CLKOP = 25 MHz / CLKI_DIV x CLKFB_DIV, with the VCO (CLKOP x
+  // CLKOP_DIV) within 400-800 MHz.
+`include "pll_params.vh"
   wire clk, locked;
-  (* FREQUENCY_PIN_CLKI = "25", FREQUENCY_PIN_CLKOP = "25", ICP_CURRENT = "12", LPF_RESISTOR = "8",
-     MFG_ENABLE_FILTEROPAMP = "1", MFG_GMCREF_SEL = "2" *)
+  (* ICP_CURRENT = "12", LPF_RESISTOR = "8", MFG_ENABLE_FILTEROPAMP = "1", MFG_GMCREF_SEL = "2" *)
   EHXPLLL #(
     .PLLRST_ENA("DISABLED"), .INTFB_WAKE("DISABLED"), .STDBY_ENABLE("DISABLED"), .DPHASE_SOURCE("DISABLED"),
     .OUTDIVIDER_MUXA("DIVA"), .OUTDIVIDER_MUXB("DIVB"), .OUTDIVIDER_MUXC("DIVC"), .OUTDIVIDER_MUXD("DIVD"),
-    .CLKI_DIV(1), .CLKFB_DIV(1), .CLKOP_ENABLE("ENABLED"), .CLKOP_DIV(24), .CLKOP_CPHASE(11), .CLKOP_FPHASE(0),
-    .FEEDBK_PATH("CLKOP")
+    .CLKI_DIV(PLL_CLKI_DIV), .CLKFB_DIV(PLL_CLKFB_DIV), .CLKOP_ENABLE("ENABLED"), .CLKOP_DIV(PLL_CLKOP_DIV),
+    .CLKOP_CPHASE(PLL_CLKOP_CPHASE), .CLKOP_FPHASE(0), .FEEDBK_PATH("CLKOP")
   ) pll (
     .RST(1'b0), .STDBY(1'b0), .CLKI(clk_25mhz), .CLKOP(clk), .CLKFB(clk), .CLKINTFB(),
     .PHASESEL0(1'b0), .PHASESEL1(1'b0), .PHASEDIR(1'b1), .PHASESTEP(1'b1), .PHASELOADREG(1'b1),

@@ -85,3 +85,48 @@ def test_board_programs_fit_the_boards_memory_or_fail_to_link(tmp_path):
     big = subprocess.run(["make", "-s", "-C", str(ROOT / "sw/baremetal"), "PLATFORM=board", f"O={tmp_path}",
                           f"{tmp_path}/shootdown_cases.elf"], capture_output=True, text=True)
     assert big.returncode != 0 and "does not fit the platform's memory" in big.stderr, big.stderr
+
+
+# ecppll's own output for these (in MHz: input, output -> CLKI_DIV,
+# CLKFB_DIV, CLKOP_DIV, CLKOP_CPHASE), as published beside the commands that
+# made them; the phases show ecppll's single-precision rounding (half of
+# CLKOP_DIV, truncated after a product that may land just below it).
+ECPPLL = [(25, 25, (1, 1, 24, 11)), (12, 16, (3, 4, 37, 18)), (25, 302.325, (6, 73, 2, 0)),
+          (25, 120, (5, 24, 5, 2)), (25, 100, (1, 4, 6, 2)), (25, 95, (5, 19, 6, 3)), (25, 90, (5, 18, 7, 3)),
+          (25, 75, (1, 3, 8, 4)), (25, 60, (5, 12, 10, 4)), (25, 50, (1, 2, 12, 5))]
+
+
+def test_the_pll_dividers_are_ecppll_s():
+    import ecp5_pll
+    assert [ecp5_pll.primary(i, o)[:4] for i, o, _ in ECPPLL] == [want for *_, want in ECPPLL]
+
+
+def test_the_ulx3s_pll_comes_from_the_clock_its_soc_was_elaborated_for(tmp_path):
+    """The board SoC's device tree says 25 MHz (bus and console agree);
+    fpga/ecp5_pll.py makes the header top.v includes, and yosys elaborates
+    top.v with it (the SoC and the FPGA's cells as black boxes). A clock
+    the PLL cannot make exactly, or a device tree whose console disagrees
+    with its bus, is refused."""
+    import pathlib
+    dts = (pathlib.Path(verilog(2, "board")) / "SimTop.dts").read_text()
+    pll = ROOT / "fpga/ecp5_pll.py"
+    (tmp_path / "soc.dts").write_text(dts)
+    hz = subprocess.run([sys.executable, str(pll), "--clock-of", str(tmp_path / "soc.dts")],
+                        capture_output=True, text=True, check=True).stdout.strip()
+    assert hz == "25000000", hz
+    vh = subprocess.run([sys.executable, str(pll), "25000000", hz], capture_output=True, text=True, check=True).stdout
+    (tmp_path / "pll_params.vh").write_text(vh)
+    assert "PLL_CLKOP_DIV = 24;" in vh and "PLL_CLKFB_DIV = 1;" in vh, vh
+    stub = "module FpgaTop(" + ", ".join(f"{d} {n}" for d, n in (
+        ("input", "clock"), ("input", "reset"), ("output", "uart_tx"), ("input", "uart_rx"), ("output", "status_done"),
+        ("output", "status_passed"), ("output [15:0]", "status_code"))) + ");\nendmodule\n"
+    (tmp_path / "stub.v").write_text(stub)
+    r = subprocess.run(["yosys", "-q", "-p", f"read_verilog -lib +/ecp5/cells_bb.v; read_verilog -lib {tmp_path}/stub.v; "
+                        f"read_verilog -I{tmp_path} {ROOT}/fpga/ulx3s/top.v {ROOT}/fpga/common/board_reset.v; "
+                        "hierarchy -check -top ulx3s_top"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    off = subprocess.run([sys.executable, str(pll), "25000000", "33000000"], capture_output=True, text=True)
+    assert off.returncode == 1 and "cannot be made" in off.stderr and not off.stdout, off
+    (tmp_path / "bad.dts").write_text(dts.replace("clock-frequency = <400000000>", "clock-frequency = <800000000>"))
+    bad = subprocess.run([sys.executable, str(pll), "--clock-of", str(tmp_path / "bad.dts")], capture_output=True, text=True)
+    assert bad.returncode == 1 and "not 16 x the bus clock" in bad.stderr, bad
