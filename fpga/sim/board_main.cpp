@@ -1,0 +1,81 @@
+// The exact ULX3S board top (fpga/ulx3s/top.v with FpgaTop, the PLL and the
+// reset logic that go into the bitstream; ECP5 primitives by the stand-ins
+// of ecp5_stubs.v) in Verilator, driven only through the board's pins: the
+// 25 MHz oscillator, the buttons (never pressed), the FTDI serial lines
+// (bridged to a TCP socket as the SoC models' +uart is: sim/uart_bridge.h,
+// for fpga/tools/uartboot.py) and the LEDs, which decide the exit status as
+// a person would read them: led[1] lit, the program passed (exit 0);
+// led[2] lit, it failed (exit 64 + the five bits of its status led[7:3]
+// shows); neither after +max-cycles, exit 3 (a timeout).
+//
+//   board-sim +uart=PORT [+uart-bit-cycles=N] [+max-cycles=N]
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "Vulx3s_top.h"
+#include "uart_bridge.h"
+#include "verilated.h"
+
+namespace {
+[[noreturn]] void usage(const std::string& why) {
+  std::fprintf(stderr, "board-sim: %s\nusage: board-sim +uart=PORT [+uart-bit-cycles=N] [+max-cycles=N]\n",
+               why.c_str());
+  std::exit(2);
+}
+
+unsigned long long number(const std::string& arg, const std::string& value) {
+  char* end = nullptr;
+  unsigned long long v = std::strtoull(value.c_str(), &end, 0);
+  if (value.empty() || *end) usage("'" + arg + "' wants a number");
+  return v;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  long port = -1;
+  unsigned bit_cycles = 25;  // the ULX3S console: 25 MHz, 1 Mbit/s
+  unsigned long long max_cycles = 100000000;
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    auto eq = a.find('=');
+    std::string key = a.substr(0, eq), value = eq == std::string::npos ? "" : a.substr(eq + 1);
+    if (key == "+uart") port = (long)number(a, value);
+    else if (key == "+uart-bit-cycles") bit_cycles = (unsigned)number(a, value);
+    else if (key == "+max-cycles") max_cycles = number(a, value);
+    else usage("unknown argument '" + a + "'");
+  }
+  if (port < 0 || port > 65535) usage("+uart=PORT is required (0: a free port)");
+  if (bit_cycles < 4) usage("+uart-bit-cycles wants 4 or more");
+  auto ctx = std::make_unique<VerilatedContext>();
+  auto top = std::make_unique<Vulx3s_top>(ctx.get());
+  UartBridge uart(bit_cycles);
+  std::string err = uart.listen_and_accept((unsigned)port);
+  if (!err.empty()) {
+    std::fprintf(stderr, "board-sim: %s\n", err.c_str());
+    return 2;
+  }
+  top->btn = 0;
+  top->ftdi_txd = 1;  // the line idles high
+  top->clk_25mhz = 0;
+  top->eval();
+  int status = 3;
+  unsigned long long cycle = 0;
+  for (; cycle < max_cycles; cycle++) {
+    top->clk_25mhz = 1;
+    top->eval();
+    top->ftdi_txd = uart.tick(top->ftdi_rxd);
+    top->clk_25mhz = 0;
+    top->eval();
+    if (top->led & 0x2) { status = 0; break; }
+    if (top->led & 0x4) { status = 64 + ((top->led >> 3) & 31); break; }
+  }
+  uart.close();
+  top->final();
+  if (status == 0) std::fprintf(stderr, "[board] led[1]: passed after %llu cycles\n", cycle);
+  else if (status >= 64) std::fprintf(stderr, "[board] led[2]: failed, led[7:3] = %d, after %llu cycles\n",
+                                      status - 64, cycle);
+  else std::fprintf(stderr, "[board] timeout: no LED said passed or failed after %llu cycles\n", cycle);
+  return status;
+}
