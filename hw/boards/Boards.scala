@@ -71,16 +71,12 @@ class WithDelayRamBytes(bytes: Int) extends Config((site, here, up) => {
   case SimDevicesKey => up(SimDevicesKey, site).map(_.copy(delayRamBytes = bytes))
 })
 
-/** Radiona ULX3S (Lattice ECP5-85F, fpga/ulx3s): the 2-hart SoC with the
-  * unit and its agents as simulated, the harts shrunk to fit 83,640 LUT4s
-  * (the simulated SoC takes 102,847; docs/fpga.md has the accounting):
-  * direct-mapped 4 KiB L1 caches, 8-entry L1 TLBs, a 128-entry L2 TLB, no
-  * BTB, a one-bit-a-cycle multiplier, no debug triggers and
-  * 64 bytes of delay RAM. 25 MHz; the console on the FTDI serial port at
-  * 1 Mbit/s, which the FT231X divides exactly (25 cycles a bit); 256 KiB of
-  * block RAM for main memory (first light; the board's SDRAM is to come). */
-class Ulx3sConfig extends Config(
-  new WithBoard(25000000, 1000000, 256 << 10) ++
+/** The ULX3S's harts, shrunk to fit the ECP5-85F's 83,640 LUT4s with the
+  * unit and its agents as simulated (the simulated SoC takes 102,847;
+  * docs/fpga.md has the accounting): direct-mapped 4 KiB L1 caches,
+  * 8-entry L1 TLBs, a 128-entry L2 TLB, no BTB, a one-bit-a-cycle
+  * multiplier, no debug triggers and 64 bytes of delay RAM. */
+class WithUlx3sCores extends Config(
   new WithDelayRamBytes(64) ++
   new WithSmallerCores(SmallerCores(
     cacheWays = 1,
@@ -89,7 +85,24 @@ class Ulx3sConfig extends Config(
     btb = None,
     mulUnroll = 1,
     pmps = 8,
-    breakpoints = 0)) ++
+    breakpoints = 0)))
+
+/** Radiona ULX3S (Lattice ECP5-85F, fpga/ulx3s): the 2-hart SoC with the
+  * ULX3S's cores, 25 MHz, the console on the FTDI serial port at 1 Mbit/s,
+  * which the FT231X divides exactly (25 cycles a bit), and 256 KiB of block
+  * RAM for main memory (first light: Ulx3sSdramConfig has the SDRAM). */
+class Ulx3sConfig extends Config(
+  new WithBoard(25000000, 1000000, 256 << 10) ++
+  new WithUlx3sCores ++
+  new Sim2HartConfig)
+
+/** The ULX3S with its 32 MiB SDRAM as main memory: FpgaTop's memory port
+  * goes out to the board top (fpga/ulx3s/top_sdram.v), which serves it
+  * with the controller fpga/litedram/gen.py generates. */
+class Ulx3sSdramConfig extends Config(
+  new WithMemoryOnBoard ++
+  new WithBoard(25000000, 1000000, 32 << 20) ++
+  new WithUlx3sCores ++
   new Sim2HartConfig)
 
 /** Digilent Arty A7-100T (fpga/arty-a7-100t): the 2-hart SoC as simulated

@@ -8,6 +8,8 @@ import struct
 import subprocess
 import sys
 
+import pytest
+
 from harness import ROOT, Run, channel_irq_sources, describe, firmware, model, program
 
 TOOL = ROOT / "fpga/tools/uartboot.py"
@@ -140,6 +142,7 @@ def board_sim(board):
                           text=True).stdout.strip()
 
 
+@pytest.mark.long
 def test_the_exact_ulx3s_top_runs_programs_over_its_pins():
     """What goes into the ULX3S bitstream, simulated whole: top.v with its
     PLL (a stand-in at the input's frequency, from the same generated
@@ -147,10 +150,30 @@ def test_the_exact_ulx3s_top_runs_programs_over_its_pins():
     driven only at the board's pins. A board program loaded over the FTDI
     lines prints through them and lights led[1]; one that fails (status 3)
     lights led[2] with 3 on led[7:3] (the simulator's exit status says
-    what the LEDs show: 0, or 64 + led[7:3])."""
+    what the LEDs show: 0, or 64 + led[7:3]). make test-long: make test
+    runs the SDRAM board's top, below, which shares all but main memory."""
     sim = board_sim("ulx3s")
     tool, run = boot(program("board", "hello"), sim=sim, bit_cycles=25, max_cycles=10_000_000)
     assert tool.status == 0 and run.status == 0, both(tool, run)
     assert tool.stdout.count("hello from hart") == 2, both(tool, run)
+    tool, run = boot(program("board", "fail"), sim=sim, bit_cycles=25, max_cycles=10_000_000)
+    assert run.status == 64 + 3, both(tool, run)
+
+
+def test_the_exact_ulx3s_sdram_top_runs_memtest_from_its_sdram():
+    """The SDRAM board as it would be built (top_sdram.v, the generated
+    LiteDRAM controller, FpgaTop with its memory port out) with the chip's
+    model on the board's wires, driven at its pins: the loader puts memtest
+    in SDRAM over the FTDI lines, and memtest finds 32 MiB in the device
+    tree and checks the data lines, the address lines, the byte lanes and
+    four 64 KiB windows beyond itself, lighting led[1]; the chip's model
+    counts no breach of its timing, power-up or 64 ms retention over the
+    run's 5.7 M cycles (one would end the run: exit 5). A program that
+    fails lights led[2] with its status."""
+    sim = board_sim("ulx3s-sdram")
+    tool, run = boot(program("board", "memtest"), sim=sim, bit_cycles=25, max_cycles=30_000_000)
+    assert tool.status == 0 and run.status == 0, both(tool, run)
+    checked = re.search(r"memtest: passed: (\d+) doublewords checked", tool.stdout)
+    assert checked and int(checked[1]) > 30000, both(tool, run)
     tool, run = boot(program("board", "fail"), sim=sim, bit_cycles=25, max_cycles=10_000_000)
     assert run.status == 64 + 3, both(tool, run)

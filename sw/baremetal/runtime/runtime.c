@@ -185,6 +185,44 @@ int fdt_has_prop(const char *compatible, const char *prop)
 	return s.found;
 }
 
+struct memory_search { uint32_t cells[2]; int in_memory; uint64_t size; };
+
+static int memory_search_node(const char *name, unsigned depth, void *ctx)
+{
+	struct memory_search *s = ctx;
+	static const char memory[] = "memory";
+	unsigned i = 0;
+	while (i < 6 && name[i] == memory[i])
+		i++;
+	s->in_memory = depth == 2 && i == 6 && (name[6] == 0 || name[6] == '@');
+	return 0;
+}
+
+/* The root's #address-cells and #size-cells come before its subnodes. */
+static int memory_search_prop(const char *name, const uint8_t *value, uint32_t len, unsigned depth, void *ctx)
+{
+	struct memory_search *s = ctx;
+	if (depth == 1 && len == 4 && strcmp(name, "#address-cells") == 0)
+		s->cells[0] = be32(value);
+	else if (depth == 1 && len == 4 && strcmp(name, "#size-cells") == 0)
+		s->cells[1] = be32(value);
+	else if (depth == 2 && s->in_memory && strcmp(name, "reg") == 0 && s->cells[1] >= 1 && s->cells[1] <= 2 &&
+		 len >= 4 * (s->cells[0] + s->cells[1])) {
+		const uint8_t *size = value + 4 * s->cells[0];
+		s->size = s->cells[1] == 1 ? be32(size) : (uint64_t)be32(size) << 32 | be32(size + 4);
+		return 1;
+	}
+	return 0;
+}
+
+uint64_t fdt_memory_size(void)
+{
+	struct memory_search s = { { 2, 1 }, 0, 0 };
+	const struct fdt_walk w = { memory_search_node, memory_search_prop, &s };
+	fdt_walk(fdt_addr, &w);
+	return s.size;
+}
+
 /* Hart 0, before any other hart runs C code. */
 void runtime_boot(const void *fdt)
 {

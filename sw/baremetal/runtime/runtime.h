@@ -69,6 +69,8 @@ long call_in_mmode(long (*fn)(void *), void *arg);
 uint64_t fdt_reg_of(const char *compatible);
 /* 1 if a node with `compatible` in the boot device tree has property `prop`. */
 int fdt_has_prop(const char *compatible, const char *prop);
+/* The size of the first /memory node's first range; 0 if none. */
+uint64_t fdt_memory_size(void);
 
 /* S-mode payload runtime only: an SBI call (a0-a5 arguments). */
 struct sbiret {

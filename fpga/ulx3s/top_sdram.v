@@ -1,0 +1,102 @@
+// ULX3S (LFE5U-85F) board top with the board's 32 MiB SDRAM as main memory
+// (Ulx3sSdramConfig): as top.v (clock, reset, console, LEDs; docs/fpga.md,
+// "ULX3S"), and FpgaTop's AXI4 memory port served by litedram_ulx3s, the
+// controller fpga/litedram/gen.py generates (AXI4 -> Wishbone -> LiteDRAM,
+// GENSDRPHY at the core clock). The SoC is held in reset until the
+// controller has run the chip's power-up sequence (init_done, 200 us after
+// the board's reset ends). The chip's clock pin is the PLL's CLKOS, at the
+// core clock 90 degrees behind it, driven out through an ODDRX1F so that
+// the pin leaves from the I/O cell as LiteX's own ULX3S target does: the
+// chip samples in the middle of the controller's cycle.
+module ulx3s_sdram_top (
+  input  wire        clk_25mhz,
+  input  wire [6:0]  btn,        // btn[1] FIRE1, pressed = 1
+  output wire [7:0]  led,
+  output wire        ftdi_rxd,   // named from the FTDI chip: the FPGA's TX
+  input  wire        ftdi_txd,   // the FPGA's RX
+  output wire        wifi_gpio0, // high: keeps the ESP32 from resetting the FPGA
+  output wire        sdram_clk,
+  output wire        sdram_cke,
+  output wire        sdram_csn,
+  output wire        sdram_wen,
+  output wire        sdram_rasn,
+  output wire        sdram_casn,
+  output wire [12:0] sdram_a,
+  output wire [1:0]  sdram_ba,
+  output wire [1:0]  sdram_dqm,
+  inout  wire [15:0] sdram_d
+);
+  assign wifi_gpio0 = 1'b1;
+
+  // The core clock and the SDRAM's, from the dividers fpga/build.sh has
+  // fpga/ecp5_pll.py compute for the config's clock (as in top.v).
+`include "pll_params.vh"
+  wire clk, clk_sdram, locked;
+  (* ICP_CURRENT = "12", LPF_RESISTOR = "8", MFG_ENABLE_FILTEROPAMP = "1", MFG_GMCREF_SEL = "2" *)
+  EHXPLLL #(
+    .PLLRST_ENA("DISABLED"), .INTFB_WAKE("DISABLED"), .STDBY_ENABLE("DISABLED"), .DPHASE_SOURCE("DISABLED"),
+    .OUTDIVIDER_MUXA("DIVA"), .OUTDIVIDER_MUXB("DIVB"), .OUTDIVIDER_MUXC("DIVC"), .OUTDIVIDER_MUXD("DIVD"),
+    .CLKI_DIV(PLL_CLKI_DIV), .CLKFB_DIV(PLL_CLKFB_DIV), .CLKOP_ENABLE("ENABLED"), .CLKOP_DIV(PLL_CLKOP_DIV),
+    .CLKOP_CPHASE(PLL_CLKOP_CPHASE), .CLKOP_FPHASE(0), .CLKOS_ENABLE("ENABLED"), .CLKOS_DIV(PLL_CLKOS_DIV),
+    .CLKOS_CPHASE(PLL_CLKOS_CPHASE), .CLKOS_FPHASE(PLL_CLKOS_FPHASE), .FEEDBK_PATH("CLKOP")
+  ) pll (
+    .RST(1'b0), .STDBY(1'b0), .CLKI(clk_25mhz), .CLKOP(clk), .CLKOS(clk_sdram), .CLKFB(clk), .CLKINTFB(),
+    .PHASESEL0(1'b0), .PHASESEL1(1'b0), .PHASEDIR(1'b1), .PHASESTEP(1'b1), .PHASELOADREG(1'b1),
+    .PLLWAKESYNC(1'b0), .ENCLKOP(1'b0), .ENCLKOS(1'b0), .LOCK(locked)
+  );
+  ODDRX1F sdram_clock (.D0(1'b1), .D1(1'b0), .SCLK(clk_sdram), .RST(1'b0), .Q(sdram_clk));
+
+  // Reset: the controller's as top.v's; the SoC's until the chip is ready.
+  wire reset, init_done;
+  board_reset board_reset (.clk(clk), .reset_in(btn[1] | ~locked), .reset(reset));
+  reg soc_reset = 1'b1;
+  always @(posedge clk) soc_reset <= reset | ~init_done;
+
+  wire [3:0]  awid, arid, bid, rid;
+  wire [31:0] awaddr, araddr;
+  wire [7:0]  awlen, arlen, wstrb;
+  wire [2:0]  awsize, arsize;
+  wire [1:0]  awburst, arburst, bresp, rresp;
+  wire        awvalid, awready, wvalid, wready, wlast, bvalid, bready, arvalid, arready, rvalid, rready, rlast;
+  wire [63:0] wdata, rdata;
+  wire done, passed;
+  wire [15:0] code;
+  FpgaTop soc (
+    .clock(clk), .reset(soc_reset),
+    .uart_tx(ftdi_rxd), .uart_rx(ftdi_txd),
+    .status_done(done), .status_passed(passed), .status_code(code),
+    .mem_aw_ready(awready), .mem_aw_valid(awvalid), .mem_aw_bits_id(awid), .mem_aw_bits_addr(awaddr),
+    .mem_aw_bits_len(awlen), .mem_aw_bits_size(awsize), .mem_aw_bits_burst(awburst), .mem_aw_bits_lock(),
+    .mem_aw_bits_cache(), .mem_aw_bits_prot(), .mem_aw_bits_qos(),
+    .mem_w_ready(wready), .mem_w_valid(wvalid), .mem_w_bits_data(wdata), .mem_w_bits_strb(wstrb),
+    .mem_w_bits_last(wlast),
+    .mem_b_ready(bready), .mem_b_valid(bvalid), .mem_b_bits_id(bid), .mem_b_bits_resp(bresp),
+    .mem_ar_ready(arready), .mem_ar_valid(arvalid), .mem_ar_bits_id(arid), .mem_ar_bits_addr(araddr),
+    .mem_ar_bits_len(arlen), .mem_ar_bits_size(arsize), .mem_ar_bits_burst(arburst), .mem_ar_bits_lock(),
+    .mem_ar_bits_cache(), .mem_ar_bits_prot(), .mem_ar_bits_qos(),
+    .mem_r_ready(rready), .mem_r_valid(rvalid), .mem_r_bits_id(rid), .mem_r_bits_data(rdata),
+    .mem_r_bits_resp(rresp), .mem_r_bits_last(rlast)
+  );
+
+  // The controller sees the offset into the 32 MiB (the SoC's memory is at
+  // 0x8000_0000, a multiple of it).
+  wire [15:0] dq_o, dq_oe;
+  genvar i;
+  for (i = 0; i < 16; i = i + 1) begin : dq
+    assign sdram_d[i] = dq_oe[i] ? dq_o[i] : 1'bz;
+  end
+  litedram_ulx3s sdram (
+    .sys_clk(clk), .sys_rst(reset), .init_done(init_done),
+    .awid(awid), .awaddr(awaddr[24:0]), .awlen(awlen), .awsize(awsize), .awburst(awburst), .awvalid(awvalid),
+    .awready(awready), .wdata(wdata), .wstrb(wstrb), .wlast(wlast), .wvalid(wvalid), .wready(wready),
+    .bid(bid), .bresp(bresp), .bvalid(bvalid), .bready(bready),
+    .arid(arid), .araddr(araddr[24:0]), .arlen(arlen), .arsize(arsize), .arburst(arburst), .arvalid(arvalid),
+    .arready(arready), .rid(rid), .rdata(rdata), .rresp(rresp), .rlast(rlast), .rvalid(rvalid), .rready(rready),
+    .sdram_a(sdram_a), .sdram_ba(sdram_ba), .sdram_cs_n(sdram_csn), .sdram_cke(sdram_cke),
+    .sdram_ras_n(sdram_rasn), .sdram_cas_n(sdram_casn), .sdram_we_n(sdram_wen), .sdram_dm(sdram_dqm),
+    .dq_o(dq_o), .dq_oe(dq_oe), .dq_i(sdram_d));
+
+  reg [23:0] beat = 24'd0;
+  always @(posedge clk) if (!reset) beat <= beat + 24'd1;
+  assign led = {done && !passed ? code[4:0] : 5'd0, done && !passed, passed, beat[23]};
+endmodule
