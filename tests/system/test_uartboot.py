@@ -91,12 +91,16 @@ def test_opensbi_and_a_shootdown_payload_load_over_the_uart():
     assert "OpenSBI" in tool.stdout, both(tool, sim)
 
 
+@pytest.mark.long
 def test_the_ulx3s_soc_boots_opensbi_and_passes_the_sbi_shootdown_cases_from_block_ram():
     """First light with firmware: OpenSBI with the project's series, laid
     out for the boards' 256 KiB (build.sh --board), and the S-mode stale-use
     checks of every shootdown path (sbi_shootdown_cases, PLATFORM=sbi-board:
     batches of 1 and 2 pages) load over the wire into the ULX3S's SoC and
-    pass: the payload's exit status reaches the finisher through SBI."""
+    pass: the payload's exit status reaches the finisher through SBI. Seven
+    minutes: make test-long. make test loads OpenSBI over the wire on the
+    uart model (above) and runs the ULX3S's SoC on a bare-metal shootdown
+    test and, at its pins with the SDRAM, memtest (below)."""
     tool, sim = boot(firmware("unit", "sbi_shootdown_cases", board=True) / "fw_payload.elf", flavor="board", bit_cycles=25)
     assert tool.status == 0 and sim.status == 0, both(tool, sim)
     assert "OpenSBI" in tool.stdout, both(tool, sim)
