@@ -502,17 +502,13 @@ int main(int argc, char** argv) {
   if (fst) fst->close();
 #endif
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (forked) {  // the children said the rest
-    std::fprintf(stderr, "[sim] %s, status %d: %llu cycles in %.2f s (%.1f kHz)\n", why.c_str(), status,
-                 (unsigned long long)cycle, secs, cycle / secs / 1000.0);
-    return status;
-  }
-  if (status == kExitTimeout)
+  if (!forked && status == kExitTimeout)
     std::fprintf(stderr, "sim: timeout: no exit after %llu cycles (+max-cycles); the program hung or needs more\n",
                  (unsigned long long)cycle);
-  if (!opt.quiet || status == kExitTimeout)
+  if (forked || !opt.quiet || status == kExitTimeout)
     std::fprintf(stderr, "[sim] %s, status %d: %llu cycles in %.2f s (%.1f kHz)\n", why.c_str(), status,
                  (unsigned long long)cycle, secs, cycle / secs / 1000.0);
+  if (forked) return status;  // the children said the rest
   // What scripts and tests parse: machine software interrupts raised, per hart.
   if (!opt.quiet && harts.msip_found())
     std::fprintf(stderr, "[sim] msip raised per hart: %s\n", harts.msip_summary().c_str());
