@@ -65,7 +65,10 @@ CONFIGS = {  # name: (kernel flags, firmware flags)
     "limit": (["--mutant", "skip-remote"], []),
     "unit-no-nonleaf": (["--mutant", "no-nonleaf"], []),
 }
-DEFAULT_CONFIGS = ["stock", "stock-aa", "port-rfence", "unit", "limit"]
+# In the order their jobs run (a configuration's first seeds before any
+# one's next): stock, the unit and the limit first, since a sweep cut short
+# should have the comparison it exists for before the controls
+DEFAULT_CONFIGS = ["stock", "unit", "limit", "stock-aa", "port-rfence"]
 AA_SEED_BASE = 1000
 MAX_CYCLES = 2_000_000_000
 # Kept in the repository: a sweep takes longer than a machine may live, and
