@@ -61,7 +61,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests"), str(ROOT / "tests/models"), str(ROOT / "tests/litmus")]
 from harness import BUILD, firmware, model, program  # noqa: E402
 import sweep  # noqa: E402
-from results.stamp import INPUTS, stamp as results_stamp  # noqa: E402
+from results.stamp import INPUTS, inputs_rev, stamp as results_stamp  # noqa: E402
 from judge import judge, parse, skip_reason_ok, tests as litmus_tests  # noqa: E402
 import shootdown_regs  # noqa: E402
 
@@ -162,11 +162,15 @@ def cell_key(sim, design, elf):
     return h.hexdigest()[:16]
 
 
-def stamp(argv, ran, cached, seconds):
-    """The line that says what made the matrix."""
+STAMPED = INPUTS + ("scripts",)
+
+
+def stamp(argv, ran, cached, seconds, rev):
+    """The line that says what made the matrix (`rev`: inputs_rev(STAMPED)
+    when it began)."""
     named = f' MUTANTS="{" ".join(argv)}"' if argv else ""
-    return results_stamp(f"make mutants{named}", INPUTS + ("scripts",),
-                         f": {ran} cells ran ({seconds / 60:.0f} min), {cached} from the cache")
+    return results_stamp(f"make mutants{named}", STAMPED,
+                         f": {ran} cells ran ({seconds / 60:.0f} min), {cached} from the cache", rev=rev)
 
 
 def cell_job(sim, design, prog, elf):
@@ -224,7 +228,7 @@ def main(args):
     logs.mkdir(parents=True, exist_ok=True)
     elfs, sim = programs(), model(2, "tuned")
     print(f"==> running {' '.join(PROGRAMS)} on {len(designs)} designs through scripts/sweep.py", file=sys.stderr)
-    started = time.monotonic()
+    started, rev = time.monotonic(), inputs_rev(STAMPED)
     # The longest programs first, so that no worker idles at the end.
     ran, from_cache = run_cells([(d, p) for p in ("litmus", "sbi", "storm", "l2race", "cases") for d in designs],
                                 sim, elfs, logs, opts)
@@ -249,7 +253,7 @@ def main(args):
         w = csv.writer(f)
         w.writerow(header)
         w.writerows(rows[d] for d in order if d in rows)
-    md = ["# The kill matrix", "", stamp(argv, ran, from_cache, time.monotonic() - started), "",
+    md = ["# The kill matrix", "", stamp(argv, ran, from_cache, time.monotonic() - started, rev), "",
           "| mutant | " + " | ".join(f"{p}: checks | {p}: scoreboard" for p in PROGRAMS) + " | verdict |",
           "|---|" + "---|---|" * len(PROGRAMS) + "---|"]
     md += ["| " + " | ".join(rows[d]) + " |" for d in order if d in rows]

@@ -18,10 +18,11 @@ def inputs_rev(paths=INPUTS):
     return rev, git("diff", "--quiet", "HEAD", "--", *paths).returncode != 0
 
 
-def stamp(command, paths=INPUTS, extra=""):
+def stamp(command, paths=INPUTS, extra="", rev=None):
     """"`command`: inputs as of REV, the last commit to change hw/, sim/,
-    sw/; DATE on MACHINE, N cores" and `extra`."""
-    rev, dirty = inputs_rev(paths)
+    sw/; DATE on MACHINE, N cores" and `extra`. `rev`: inputs_rev(paths) as
+    taken when the run began (a long run outlives commits); now if None."""
+    rev, dirty = rev or inputs_rev(paths)
     where = ", ".join(f"{p}/" for p in paths)
     return (f"`{command}`: inputs as of {rev}{' (modified)' if dirty else ''}, the last commit to change {where}; "
             f"{datetime.date.today()} on {platform.machine()}, {os.cpu_count()} cores{extra}.")
