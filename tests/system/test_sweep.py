@@ -87,6 +87,19 @@ def test_a_local_cluster_runs_files_made_before_it(tmp_path):
     assert job.key() == key and results[key]["status"] == 0 and results[key]["stdout"] == "shipped\n", results
 
 
+def test_jobs_start_in_the_order_given(tmp_path):
+    """A sweep cut short must have run its first jobs (linux-bench puts
+    stock's first): on one worker, jobs start in the order of the list."""
+    jobs = [sweep.Job(f"j{i}", ("sh", "-c", "date +%s%N", f"j{i}"), timeout=60) for i in range(8)]
+    client = sweep.client_for(local=1)
+    try:
+        results = sweep.run(jobs, tmp_path / "results", client, quiet=True)
+    finally:
+        client.close()
+    started = [int(results[j.key()]["stdout"]) for j in jobs]
+    assert started == sorted(started), [j.name for _, j in sorted(zip(started, jobs), key=lambda p: p[0])]
+
+
 def test_a_kept_result_follows_what_its_files_were_built_from(tmp_path):
     """make linux-bench keeps its results in the repository, for the next
     machine: a file named by the inputs it was built from keys its jobs by
