@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# build.sh [--stock] [--quick | --bench] [--mutant NAME] : prints the path of the test kernel's Image,
+# build.sh [--stock] [--quick | --bench[=LIST]] [--mutant NAME] : prints the path of the test kernel's Image,
 # building (and caching) it when missing: the pinned linux-source tarball
 # (UPSTREAM) with `series` applied (none with --stock), tinyconfig plus
 # config/shootdown.config, and the nolibc /init of init/ built in as the
@@ -7,7 +7,8 @@
 # --quick: /quick in the initramfs, which makes /init run its workloads
 # shorter (make test's run on the SoC); --bench: /bench in it, which makes
 # /init run only the benchmarks after its snapshot point (make
-# linux-bench). Either shares its flavour's tree and objects, so it costs
+# linux-bench); --bench=LIST: only those LIST names (comma-separated, e.g.
+# tlb-flush2,mprotect), written into /bench. Either shares its flavour's tree and objects, so it costs
 # a relink.
 # --mutant NAME: the port with mutants/NAME.patch applied after the series,
 # a kernel broken on purpose that a test must catch (its own tree and
@@ -18,11 +19,14 @@ source "$HERE/../../scripts/lib.sh"
 FLAVOR=port
 MODE=""
 MUTANT=""
-usage="usage: build.sh [--stock] [--quick | --bench] [--mutant NAME] (a mutant not with --stock)"
+BENCH_LIST=""
+usage="usage: build.sh [--stock] [--quick | --bench[=LIST]] [--mutant NAME] (a mutant not with --stock)"
 while [ $# -gt 0 ]; do
   case "$1" in
     --stock) FLAVOR=stock; shift ;;
     --quick|--bench) [ -z "$MODE" ] || die "$usage"; MODE="${1#--}"; shift ;;
+    --bench=*) [ -z "$MODE" ] || die "$usage"; MODE=bench; BENCH_LIST="${1#--bench=}"; shift
+               [[ "$BENCH_LIST" =~ ^[a-z0-9-]+(,[a-z0-9-]+)*$ ]] || die "--bench=LIST: benchmark names separated by commas, not '$BENCH_LIST'" ;;
     --mutant) MUTANT="${2:-}"; [ -f "$HERE/mutants/$MUTANT.patch" ] || die "no mutant '$MUTANT' in sw/linux/mutants"; shift 2 ;;
     *) die "$usage, not '$*'" ;;
   esac
@@ -43,7 +47,7 @@ if [ "$FLAVOR" != stock ]; then
   SERIES_INPUTS+=("$HERE/series" "$HERE/patches" ${MUTANT:+"$HERE/mutants/$MUTANT.patch"})
   FRAGMENTS+=("$HERE/config/port.config")
 fi
-KEY=$(printf '%s %s %s' "$KNAME" "$(hash_inputs "${SERIES_INPUTS[@]}" "${FRAGMENTS[@]}" "$HERE/init" \
+KEY=$(printf '%s %s %s %s' "$KNAME" "$BENCH_LIST" "$(hash_inputs "${SERIES_INPUTS[@]}" "${FRAGMENTS[@]}" "$HERE/init" \
   "$HERE/build.sh" "$HERE/sparse_image.py" < /dev/null)" "$(${CROSS}gcc --version | head -1)" | sha256sum | cut -c1-16)
 KDIR="$CACHE/linux/$KNAME-$KEY"
 if [ -f "$KDIR/Image" ]; then echo "$KDIR/Image"; exit 0; fi
@@ -92,7 +96,7 @@ python3 "$HERE/sparse_image.py" "$OBJ/fs.raw" "$OBJ/initramfs/fs.img"
 sed -e "s|@INIT@|$OBJ/initramfs/init|" -e "s|@FSIMG@|$OBJ/initramfs/fs.img|" "$HERE/init/initramfs.list" \
   > "$OBJ/initramfs.list"
 if [ -n "$MODE" ]; then
-  : > "$OBJ/initramfs/$MODE"
+  printf '%s' "$BENCH_LIST" > "$OBJ/initramfs/$MODE"
   echo "file /$MODE $OBJ/initramfs/$MODE 0644 0 0" >> "$OBJ/initramfs.list"
 fi
 

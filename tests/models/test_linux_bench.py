@@ -94,3 +94,17 @@ def test_plots_from_two_hart_counts(tmp_path):
     linux_bench.plot_scaling([r for r in rows if r["harts"] == 2], tmp_path / "none.png")
     assert (tmp_path / "a.png").stat().st_size > 0 and (tmp_path / "s.png").stat().st_size > 0
     assert not (tmp_path / "none.png").exists()
+
+
+def test_no_gap_where_the_limit_is_not_a_bound(tmp_path):
+    """fork's flushes must reach every CPU, so a limit sample of fork (a
+    kernel that skipped them) gives no share of the gap; tlb-flush2's does."""
+    rows = []
+    for config, loops in (("stock", 100), ("unit", 150), ("limit", 200)):
+        children = [child(2_000_000, loops=loops + d) for d in (-1, 0, 1)]
+        children += [(out.replace("tlb-flush2", "fork"), err) for out, err in children]
+        rows += linux_bench.samples_of(config, 2, job(*children), tmp_path)
+    text = linux_bench.summary(rows, [2], "stamped")
+    gap = text[text.index("Share of the gap"):]
+    assert re.search(r"^\| tlb-flush2-1p \| unit \| 0\.50 ", gap, re.M), gap
+    assert "| fork-4p |" not in gap and "| fork-1p |" not in gap, gap

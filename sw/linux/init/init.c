@@ -23,6 +23,7 @@
 
 int quick;
 static int bench;
+char bench_list[128];
 
 void say(const char *s)
 {
@@ -467,7 +468,9 @@ int main(void)
 	bench = fd >= 0;
 	if (bench) {
 		close(fd);
-		say("init: benchmark run: the benchmarks alone, after the snapshot\n");
+		read_text("/bench", bench_list, sizeof(bench_list));
+		printf("init: benchmark run: the benchmarks alone, after the snapshot: %s\n",
+		       bench_list[0] ? bench_list : "all of them");
 	}
 	catch_store_faults();
 	open_fence_counters();

@@ -73,6 +73,9 @@ int setup_swap(unsigned long mbytes);
  * moved-table and pending workloads, no 64 KiB folio phases, one reclaim
  * round), and every check stays. */
 extern int quick;
+/* The benchmarks /bench names, one or more separated by spaces, commas or
+ * newlines (build.sh --bench=LIST); empty (--bench, or no /bench): all. */
+extern char bench_list[128];
 
 /* Workloads: each returns 0 when it passed and prints what it measured. */
 int stale_probe(void);
@@ -88,7 +91,7 @@ int ram_fs(void);
 int memory_cgroup(const char *name, int limit_kb);
 
 /* Benchmarks (bench.c): fixed work, checked data; the phase's cycles are
- * the result. */
+ * the result. A benchmark bench_list leaves out is skipped (returns 0). */
 struct bench;
 extern const struct bench bench_tlb_flush2, bench_pageout, bench_mprotect, bench_fork, bench_useonce;
 int bench_workload(const struct bench *b, int pages, int loops);
