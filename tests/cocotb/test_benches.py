@@ -3,7 +3,6 @@ pytest, each with COCOTB_SEEDS fresh random seeds (5 unless told; `make
 cocotb-long` runs 200). COCOTB_SEED=<seed> runs just that seed; a failure
 names its seed, which replays it. Each bench must also fail with a mutant
 switched on that breaks what it checks (hw/devices/Mutants.scala)."""
-import fcntl
 import os
 import pathlib
 import random
@@ -12,11 +11,8 @@ import subprocess
 import xml.etree.ElementTree as ET
 
 import pytest
-from cocotb.runner import get_results, get_runner
 
-HERE = pathlib.Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
-BUILD = pathlib.Path(os.environ.get("BUILD", ROOT / "build"))
+from verilator_run import BUILD, ROOT, run
 
 BENCHES = {
     # bench top: (Verilog top module, cocotb test module)
@@ -62,36 +58,15 @@ def failed_tests(test_dir):
     return out
 
 
-def run_bench(top, run, seed, plusargs=()):
+def run_bench(top, run_name, seed, plusargs=()):
     """Builds the bench (once) and runs its tests with `seed`. Returns None
     if every test passed, else what went wrong."""
     module, tests = BENCHES[top]
     sources, vdir = bench_sources(top)
     build_dir = BUILD / "cocotb" / f"{top}-{vdir.name}"
-    build_dir.mkdir(parents=True, exist_ok=True)
-    runner = get_runner("verilator")
-    # One build per bench, whichever pytest worker gets there first.
-    with open(build_dir.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        runner.build(verilog_sources=sources, hdl_toplevel=module, build_dir=build_dir,
-                     defines={"MUTANT_PLUSARGS": 1},
-                     build_args=["--no-timing", "-Wno-fatal", "-Wno-lint", "-Wno-style", "-O2"],
-                     log_file=build_dir / "build.log")
-    test_dir = build_dir / f"run-{run}"
-    test_dir.mkdir(exist_ok=True)
-    log = test_dir / "test.log"
-    try:
-        # Under pytest the runner raises SystemExit when a test fails
-        # ("Failed N of M tests") or the simulator does.
-        results = runner.test(hdl_toplevel=module, test_module=tests, build_dir=build_dir,
-                              test_dir=test_dir, seed=seed, plusargs=list(plusargs),
-                              extra_env={"PYTHONPATH": os.pathsep.join([str(HERE), str(ROOT / "tests/models")]),
-                                         "BENCH_PARAMS": str(vdir / "params.json")},
-                              log_file=log)
-    except SystemExit as e:
-        return f"{e} (log: {log})"
-    total, failed = get_results(results)
-    return None if total > 0 and failed == 0 else f"{failed} of {total} tests failed (log: {log})"
+    return run(build_dir, sources, module, tests, test_dir=build_dir / f"run-{run_name}", defines={"MUTANT_PLUSARGS": 1},
+               seed=seed, plusargs=plusargs, env={"BENCH_PARAMS": str(vdir / "params.json")},
+               pythonpath=[ROOT / "tests/models"])
 
 
 @pytest.mark.parametrize("run", range(1 if "COCOTB_SEED" in os.environ else SEEDS))
