@@ -32,7 +32,7 @@ case "$BOARD" in
   ulx3s)        CONFIG=Ulx3sConfig;  TOP=ulx3s_top; FAMILY=ecp5;   SYNTH="synth_ecp5 -top $TOP" ;;
   ulx3s-sdram)
     CONFIG=Ulx3sSdramConfig; TOP=ulx3s_sdram_top; FAMILY=ecp5; SYNTH="synth_ecp5 -top $TOP"
-    DIR=ulx3s TOPV=top_sdram.v MEM=0x2000000 LPFS="ulx3s.lpf sdram.lpf" ;;
+    DIR=ulx3s TOPV=top_sdram.v MEM=0x2000000 LPFS="ulx3s.lpf sdram.lpf jtag.lpf" ;;
   arty-a7-100t) CONFIG=ArtyA7Config; TOP=arty_top;  FAMILY=xilinx; SYNTH="synth_xilinx -top $TOP -flatten" MMCM_HZ=50000000 ;;
   arty-a7-100t-ddr3)
     CONFIG=ArtyA7Ddr3Config; TOP=arty_ddr3_top; FAMILY=xilinx; SYNTH="synth_xilinx -top $TOP -flatten" MMCM_HZ=50000000
@@ -88,11 +88,14 @@ MHZ=$(python3 -c "print($HZ / 1e6)")
 if [ "$BOARD" = ulx3s-sdram ]; then
   GENERATED="$("$ROOT/fpga/litedram/build.sh" "$HZ")/litedram_ulx3s.v"
 fi
-# VERILOG_ONLY=1: stop here and print FpgaTop's Verilog directory and any
-# generated Verilog, a line each (the simulation of the exact board top,
-# fpga/sim/build.sh, takes them from here).
+# VERILOG_ONLY=1 (an ECP5 board): stop here and print FpgaTop's Verilog
+# directory, the PLL's header and any generated Verilog, a line each (the
+# simulation of the exact board top, fpga/sim/build.sh, takes them from
+# here).
 if [ "${VERILOG_ONLY:-0}" = 1 ]; then
+  [ "$FAMILY" = ecp5 ] || die "VERILOG_ONLY=1: only for the ECP5 boards, whose tops are simulated"
   echo "$VDIR"
+  echo "$OUT/pll_params.vh"
   [ -z "$GENERATED" ] || echo "$GENERATED"
   exit 0
 fi

@@ -28,6 +28,8 @@ declare -A NEED=(
   [xz]=xz-utils
   # the reclaim workload's ext2 image
   [mke2fs]=e2fsprogs
+  # the boards' debug port, on the simulated board too (tests/system/test_jtag.py)
+  [openocd]=openocd
 )
 missing=()
 for cmd in "${!NEED[@]}"; do command -v "$cmd" >/dev/null 2>&1 || missing+=("${NEED[$cmd]}"); done

@@ -69,6 +69,12 @@ def program(platform, name):
     return out / f"{name}.elf"
 
 
+def board_sim(board):
+    """The Verilator model of a board's exact top (fpga/sim/build.sh)."""
+    return subprocess.run([str(ROOT / "fpga/sim/build.sh"), board], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
 def firmware(flavor, payload_name="sbi_shootdown_cases", board=False, domains=False):
     """OpenSBI with an S-mode payload of sw/baremetal/programs-sbi: the
     project's series ("unit") or stock ("stock"); with `board`, both laid

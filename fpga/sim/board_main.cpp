@@ -10,14 +10,17 @@
 // led[2] lit, it failed (exit 64 + the five bits of its status led[7:3]
 // shows); neither after +max-cycles, exit 3 (a timeout). With the SDRAM,
 // a breach of the chip's rules (its model counts them) ends the run at
-// once, exit 5.
+// once, exit 5. A top with the debug module's JTAG port (JTAG defined) can
+// have a debugger on it: +jtag=PORT puts openocd's remote bitbang adapter
+// on those pins (jtag_bitbang.h; a JTAG step every JTAG_CYCLES cycles).
 //
-//   board-sim +uart=PORT [+uart-bit-cycles=N] [+max-cycles=N]
+//   board-sim +uart=PORT [+uart-bit-cycles=N] [+max-cycles=N] [+jtag=PORT]
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
 
+#include "jtag_bitbang.h"
 #include "uart_bridge.h"
 // The Verilated top and VTOP, its class (fpga/sim/build.sh writes vtop.h);
 // SDRAM is defined if the top has the chip's error count.
@@ -25,8 +28,12 @@
 #include "verilated.h"
 
 namespace {
+// Core cycles a JTAG step (half a TCK period at most): the TAP's clock
+// crosses into the core's through synchronizers, which want it slow.
+constexpr unsigned JTAG_CYCLES = 4;
+
 [[noreturn]] void usage(const std::string& why) {
-  std::fprintf(stderr, "board-sim: %s\nusage: board-sim +uart=PORT [+uart-bit-cycles=N] [+max-cycles=N]\n",
+  std::fprintf(stderr, "board-sim: %s\nusage: board-sim +uart=PORT [+uart-bit-cycles=N] [+max-cycles=N] [+jtag=PORT]\n",
                why.c_str());
   std::exit(2);
 }
@@ -40,7 +47,7 @@ unsigned long long number(const std::string& arg, const std::string& value) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  long port = -1;
+  long port = -1, jtag_port = -1;
   unsigned bit_cycles = 25;  // the ULX3S console: 25 MHz, 1 Mbit/s
   unsigned long long max_cycles = 100000000;
   for (int i = 1; i < argc; i++) {
@@ -50,15 +57,26 @@ int main(int argc, char** argv) {
     if (key == "+uart") port = (long)number(a, value);
     else if (key == "+uart-bit-cycles") bit_cycles = (unsigned)number(a, value);
     else if (key == "+max-cycles") max_cycles = number(a, value);
+    else if (key == "+jtag") jtag_port = (long)number(a, value);
     else usage("unknown argument '" + a + "'");
   }
   if (port < 0 || port > 65535) usage("+uart=PORT is required (0: a free port)");
   if (bit_cycles < 4) usage("+uart-bit-cycles wants 4 or more");
+  if (jtag_port > 65535) usage("+jtag=PORT: a TCP port (0: a free port)");
+#ifndef JTAG
+  if (jtag_port >= 0) usage("+jtag: this board top has no JTAG port (only the SDRAM board's has)");
+#endif
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(argc, argv);  // the SDRAM model reads +sdram-trace
   auto top = std::make_unique<VTOP>(ctx.get());
+  JtagBitbang jtag;
+  std::string err = jtag_port >= 0 ? jtag.listen((unsigned)jtag_port) : "";
+  if (!err.empty()) {
+    std::fprintf(stderr, "board-sim: %s\n", err.c_str());
+    return 2;
+  }
   UartBridge uart(bit_cycles);
-  std::string err = uart.listen_and_accept((unsigned)port);
+  err = uart.listen_and_accept((unsigned)port);
   if (!err.empty()) {
     std::fprintf(stderr, "board-sim: %s\n", err.c_str());
     return 2;
@@ -66,6 +84,11 @@ int main(int argc, char** argv) {
   top->btn = 0;
   top->ftdi_txd = 1;  // the line idles high
   top->clk_25mhz = 0;
+#ifdef JTAG
+  top->jtag_tck = jtag.tck;
+  top->jtag_tms = jtag.tms;
+  top->jtag_tdi = jtag.tdi;
+#endif
   top->eval();
   int status = 3;
   unsigned long long cycle = 0;
@@ -74,6 +97,14 @@ int main(int argc, char** argv) {
     top->eval();
     top->ftdi_txd = uart.tick(top->ftdi_rxd);
     top->clk_25mhz = 0;
+#ifdef JTAG
+    if (jtag_port >= 0 && cycle % JTAG_CYCLES == 0) {
+      jtag.tick(top->jtag_tdo);
+      top->jtag_tck = jtag.tck;
+      top->jtag_tms = jtag.tms;
+      top->jtag_tdi = jtag.tdi;
+    }
+#endif
     top->eval();
     if (top->led & 0x2) { status = 0; break; }
     if (top->led & 0x4) { status = 64 + ((top->led >> 3) & 31); break; }

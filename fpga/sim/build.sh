@@ -4,8 +4,9 @@
 # the generated SDRAM controller and the chip's model on the board's wires,
 # fpga/sim/ulx3s_sdram_board.sv; fpga/common/board_reset.v and FpgaTop as
 # fpga/build.sh elaborates it for the bitstream, with -DSYNTHESIS as yosys
-# reads them; the PLL's header from the same clock), the ECP5 primitives
-# by fpga/sim/ecp5_stubs.v, driven at its pins by fpga/sim/board_main.cpp.
+# reads them; the PLL's header fpga/build.sh computed), the ECP5 primitives
+# by fpga/sim/ecp5_stubs.v, driven at its pins by fpga/sim/board_main.cpp
+# (the SDRAM board's JTAG port too, by fpga/sim/jtag_bitbang.cpp).
 # Built (cached) if needed.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -13,13 +14,14 @@ source "$HERE/../../scripts/lib.sh"
 BOARD="${1:-}"
 case "$BOARD" in
   ulx3s) TOPMOD=ulx3s_top TOPS="$ROOT/fpga/ulx3s/top.v" DEFINES="" ;;
-  ulx3s-sdram) TOPMOD=ulx3s_sdram_board DEFINES="-CFLAGS -DSDRAM"
+  ulx3s-sdram) TOPMOD=ulx3s_sdram_board DEFINES="-CFLAGS -DSDRAM -CFLAGS -DJTAG"
                TOPS="$ROOT/fpga/ulx3s/top_sdram.v $ROOT/fpga/sim/sdr_sdram.sv $ROOT/fpga/sim/ulx3s_sdram_board.sv" ;;
   *) die "usage: fpga/sim/build.sh ulx3s|ulx3s-sdram (the boards whose top is simulated), not '$BOARD'" ;;
 esac
 mapfile -t VERILOG < <(VERILOG_ONLY=1 "$ROOT/fpga/build.sh" "$BOARD")
 VDIR="${VERILOG[0]}"
-GENERATED=("${VERILOG[@]:1}")
+PLL="${VERILOG[1]}"
+GENERATED=("${VERILOG[@]:2}")
 KEY=$(printf '%s %s %s %s' "$(basename "$VDIR")" "$(verilator --version)" \
   "$(for f in "${GENERATED[@]}"; do basename "$(dirname "$f")"; done)" \
   "$(hash_inputs "$ROOT/fpga/ulx3s" "$ROOT/fpga/common" "$ROOT/fpga/sim" "$ROOT/fpga/ecp5_pll.py" \
@@ -32,8 +34,7 @@ flock 9
 if [ -x "$OUT/board-sim" ]; then echo "$OUT/board-sim"; exit 0; fi
 step "building the exact $BOARD board top's Verilator model (about 3 min)"
 rm -rf "$OUT.tmp" && mkdir -p "$OUT.tmp"
-HZ=$(python3 "$ROOT/fpga/ecp5_pll.py" --clock-of "$VDIR/FpgaTop.dts")
-python3 "$ROOT/fpga/ecp5_pll.py" 25000000 "$HZ" --clkos "$HZ:90" > "$OUT.tmp/pll_params.vh"
+cp "$PLL" "$OUT.tmp/pll_params.vh"
 printf '#include "V%s.h"\n#define VTOP V%s\n' "$TOPMOD" "$TOPMOD" > "$OUT.tmp/vtop.h"
 VFILES=$(find "$VDIR" -maxdepth 1 \( -name '*.v' -o -name '*.sv' \) | LC_ALL=C sort)
 run_logged "$BUILD/logs/board-sim-$BOARD.log" verilator --cc --exe --build --no-timing -Wno-fatal -Wno-lint \
@@ -41,7 +42,7 @@ run_logged "$BUILD/logs/board-sim-$BOARD.log" verilator --cc --exe --build --no-
   -I"$OUT.tmp" -Mdir "$OUT.tmp/obj" -o "$OUT.tmp/board-sim" -j "$(nproc)" \
   -CFLAGS "-std=c++17 -I$ROOT/sim -I$OUT.tmp" $DEFINES \
   "$ROOT/fpga/sim/ecp5_stubs.v" "$ROOT/fpga/common/board_reset.v" $TOPS $VFILES "${GENERATED[@]}" \
-  "$ROOT/fpga/sim/board_main.cpp" "$ROOT/sim/uart_bridge.cpp"
+  "$ROOT/fpga/sim/board_main.cpp" "$ROOT/fpga/sim/jtag_bitbang.cpp" "$ROOT/sim/uart_bridge.cpp"
 rm -rf "$OUT.tmp/obj"
 rm -rf "$OUT" && mv "$OUT.tmp" "$OUT"
 prune_cache "$CACHE/board-sim" "$BOARD-"

@@ -7,7 +7,8 @@
 // the board's reset ends). The chip's clock pin is the PLL's CLKOS, at the
 // core clock 90 degrees behind it, driven out through an ODDRX1F so that
 // the pin leaves from the I/O cell as LiteX's own ULX3S target does: the
-// chip samples in the middle of the controller's cycle.
+// chip samples in the middle of the controller's cycle. The debug module's
+// JTAG port is on the GPIO header (jtag.lpf; docs/fpga.md, "Debugging").
 module ulx3s_sdram_top (
   input  wire        clk_25mhz,
   input  wire [6:0]  btn,        // btn[1] FIRE1, pressed = 1
@@ -24,7 +25,11 @@ module ulx3s_sdram_top (
   output wire [12:0] sdram_a,
   output wire [1:0]  sdram_ba,
   output wire [1:0]  sdram_dqm,
-  inout  wire [15:0] sdram_d
+  inout  wire [15:0] sdram_d,
+  input  wire        jtag_tck,   // GP0
+  input  wire        jtag_tms,   // GN0
+  input  wire        jtag_tdi,   // GP1
+  output wire        jtag_tdo    // GN1
 );
   assign wifi_gpio0 = 1'b1;
 
@@ -65,6 +70,7 @@ module ulx3s_sdram_top (
     .clock(clk), .reset(soc_reset),
     .uart_tx(ftdi_rxd), .uart_rx(ftdi_txd),
     .status_done(done), .status_passed(passed), .status_code(code),
+    .jtag_tck(jtag_tck), .jtag_tms(jtag_tms), .jtag_tdi(jtag_tdi), .jtag_tdo(jtag_tdo),
     .mem_aw_ready(awready), .mem_aw_valid(awvalid), .mem_aw_bits_id(awid), .mem_aw_bits_addr(awaddr),
     .mem_aw_bits_len(awlen), .mem_aw_bits_size(awsize), .mem_aw_bits_burst(awburst), .mem_aw_bits_lock(),
     .mem_aw_bits_cache(), .mem_aw_bits_prot(), .mem_aw_bits_qos(),

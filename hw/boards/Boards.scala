@@ -4,8 +4,10 @@
 package shootdown.boards
 
 import freechips.rocketchip.config.Config
+import freechips.rocketchip.devices.debug.{DebugModuleKey, DefaultDebugModuleParams}
 import freechips.rocketchip.rocket.BTBParams
 import freechips.rocketchip.subsystem._
+import freechips.rocketchip.tile.XLen
 import shootdown.configs.{Sim2HartConfig, WithBootRomInBlockRam, WithUartConsole}
 import shootdown.soc.SimDevicesKey
 
@@ -87,6 +89,17 @@ class WithUlx3sCores extends Config(
     pmps = 8,
     breakpoints = 0)))
 
+/** rocket-chip's debug module with its JTAG transport (FpgaTop's `jtag`
+  * pins; docs/fpga.md, "Debugging"): openocd halts a hart, reads and
+  * writes memory through it and loads programs. Abstract commands and the
+  * program buffer only (no system bus access: memory goes through a halted
+  * hart), and no clock gate (rocket-chip ships no Verilog for it). */
+class WithJtagDebug extends Config(
+  new WithJtagDTM ++
+  new Config((site, here, up) => {
+    case DebugModuleKey => Some(DefaultDebugModuleParams(site(XLen)).copy(clockGate = false))
+  }))
+
 /** Radiona ULX3S (Lattice ECP5-85F, fpga/ulx3s): the 2-hart SoC with the
   * ULX3S's cores, 25 MHz, the console on the FTDI serial port at 1 Mbit/s,
   * which the FT231X divides exactly (25 cycles a bit), and 256 KiB of block
@@ -98,8 +111,10 @@ class Ulx3sConfig extends Config(
 
 /** The ULX3S with its 32 MiB SDRAM as main memory: FpgaTop's memory port
   * goes out to the board top (fpga/ulx3s/top_sdram.v), which serves it
-  * with the controller fpga/litedram/gen.py generates. */
+  * with the controller fpga/litedram/gen.py generates; the debug module's
+  * JTAG port on the GPIO header (WithJtagDebug). */
 class Ulx3sSdramConfig extends Config(
+  new WithJtagDebug ++
   new WithMemoryOnBoard ++
   new WithBoard(25000000, 1000000, 32 << 20) ++
   new WithUlx3sCores ++

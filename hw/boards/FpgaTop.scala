@@ -1,6 +1,7 @@
 // The SoC as an FPGA board sees it: main memory in block RAM inside (or its
-// AXI4 port outside, MemoryOnBoard), the serial port's pins and the
-// finisher's last word outside. A board top
+// AXI4 port outside, MemoryOnBoard), the serial port's pins, the
+// finisher's last word and (WithJtagDebug) the debug module's JTAG pins
+// outside. A board top
 // (fpga/<board>/) adds the clock, the reset and the LEDs.
 package shootdown.boards
 
@@ -8,6 +9,7 @@ import chisel3._
 import chisel3.util._
 import freechips.rocketchip.amba.axi4._
 import freechips.rocketchip.config.{Field, Parameters}
+import freechips.rocketchip.devices.debug.JtagDTMKey
 import freechips.rocketchip.diplomacy._
 import freechips.rocketchip.subsystem.ExtMem
 import freechips.rocketchip.util.HeterogeneousBag
@@ -20,6 +22,15 @@ class BoardStatus extends Bundle {
   val done   = Output(Bool())
   val passed = Output(Bool())
   val code   = Output(UInt(16.W))
+}
+
+/** The debug module's JTAG port at the board's pins (a 4-wire TAP, no
+  * TRST: the board's reset resets it). TDO is driven all the time. */
+class JtagPins extends Bundle {
+  val tck = Input(Bool())
+  val tms = Input(Bool())
+  val tdi = Input(Bool())
+  val tdo = Output(Bool())
 }
 
 /** Block RAM behind the SoC's AXI4 memory port, as large as ExtMem says. */
@@ -71,4 +82,21 @@ class FpgaTop(implicit p: Parameters) extends ShootdownTop {
   status.done := done
   status.passed := done && last(15, 0) === 0x5555.U
   status.code := last(31, 16)
+
+  /** With a debug module (WithJtagDebug): its JTAG transport at `jtag`,
+    * IDCODE from JtagDTMKey, reset with the board; the debugger's ndmreset
+    * resets the rest of the SoC, as rocket-chip's TestHarness does. */
+  val jtag = dut.debug.flatMap(_.systemjtag).map { sj =>
+    val pins = IO(new JtagPins)
+    sj.jtag.TCK := pins.tck.asClock
+    sj.jtag.TMS := pins.tms
+    sj.jtag.TDI := pins.tdi
+    pins.tdo := sj.jtag.TDO.data
+    sj.reset := reset
+    sj.mfr_id := p(JtagDTMKey).idcodeManufId.U(11.W)
+    sj.part_number := p(JtagDTMKey).idcodePartNum.U(16.W)
+    sj.version := p(JtagDTMKey).idcodeVersion.U(4.W)
+    pins
+  }
+  dut.debug.foreach { d => dut.reset := reset.asBool || RegNext(d.ndreset, false.B) }
 }

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from harness import ROOT, Run, channel_irq_sources, describe, firmware, model, program
+from harness import ROOT, Run, board_sim, channel_irq_sources, describe, firmware, model, program
 
 TOOL = ROOT / "fpga/tools/uartboot.py"
 TIMEOUT_PASSED = "PASS: the unit gave up on the stuck hart twice and served the others\n"  # shootdown_timeout
@@ -138,12 +138,6 @@ def test_a_bad_elf_is_refused_before_anything_is_sent(tmp_path):
     bad.write_bytes(b"not an elf")
     r = subprocess.run([sys.executable, str(TOOL), "socket://127.0.0.1:9", str(bad)], capture_output=True, text=True)
     assert r.returncode == 2 and "not a 64-bit little-endian ELF" in r.stderr, describe(Run(r.returncode, r.stdout, r.stderr))
-
-
-def board_sim(board):
-    """The Verilator model of a board's exact top (fpga/sim/build.sh)."""
-    return subprocess.run([str(ROOT / "fpga/sim/build.sh"), board], check=True, capture_output=True,
-                          text=True).stdout.strip()
 
 
 @pytest.mark.long

@@ -1,0 +1,75 @@
+#include "jtag_bitbang.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+JtagBitbang::~JtagBitbang() {
+  drop_peer();
+  if (listen_fd_ >= 0) ::close(listen_fd_);
+}
+
+std::string JtagBitbang::listen(unsigned port) {
+  listen_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+  if (listen_fd_ < 0) return std::string("socket: ") + std::strerror(errno);
+  const int one = 1;
+  setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons((uint16_t)port);
+  socklen_t len = sizeof a;
+  if (bind(listen_fd_, (sockaddr*)&a, sizeof a) < 0 || ::listen(listen_fd_, 1) < 0 ||
+      getsockname(listen_fd_, (sockaddr*)&a, &len) < 0)
+    return "cannot listen on 127.0.0.1:" + std::to_string(port) + ": " + std::strerror(errno);
+  std::fprintf(stderr, "[board] jtag: remote bitbang on 127.0.0.1:%u\n", ntohs(a.sin_port));
+  std::fflush(stderr);
+  return "";
+}
+
+void JtagBitbang::drop_peer() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  have_ = next_ = 0;
+}
+
+void JtagBitbang::tick(bool tdo) {
+  if (fd_ < 0) {
+    if (listen_fd_ < 0) return;
+    fd_ = accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK);
+    if (fd_ < 0) return;
+    const int one = 1;
+    setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  }
+  if (next_ == have_) {
+    const ssize_t n = recv(fd_, buf_, sizeof buf_, MSG_DONTWAIT);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {  // the debugger left
+      drop_peer();
+      return;
+    }
+    if (n < 0) return;
+    have_ = (int)n;
+    next_ = 0;
+  }
+  const char c = buf_[next_++];
+  commands_++;
+  if (c >= '0' && c <= '7') {  // write TCK, TMS, TDI (bits 2, 1, 0)
+    tck = (c - '0') & 4;
+    tms = (c - '0') & 2;
+    tdi = (c - '0') & 1;
+  } else if (c == 'R') {  // read TDO
+    const char v = tdo ? '1' : '0';
+    while (send(fd_, &v, 1, MSG_NOSIGNAL) < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+    }
+  } else if (c == 'Q') {  // quit
+    drop_peer();
+  }
+  // 'B'/'b' (the adapter's LED) and 'r'-'u' (TRST/SRST: the board wires
+  // neither) change nothing.
+}
