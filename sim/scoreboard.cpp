@@ -276,14 +276,21 @@ void Scoreboard::refill(Hart& h, int hart_id, int port, uint64_t pte, int level,
                      hart_id, cycle_, h.walk.vpn, pte);
     }
   } else {
+    // The walker's PTE cache may answer any level above the leaf, the root
+    // or one below it, so a walk reads level + 1 PTEs less those it
+    // answered. A read that is not in the table the read before it points
+    // to follows a level the cache answered; the levels it answered that
+    // no read precedes are at the top, and the first read is the root's
+    // when there are none.
+    size_t breaks = 0;
+    for (size_t i = 0; i + 1 < reads.size(); i++) breaks += ppn(reads[i].second) != reads[i + 1].first >> 12;
+    const bool first_is_root = reads.size() + breaks == (size_t)level + 1;
     for (size_t i = 0; i + 1 < reads.size(); i++) {
       // The root has no age (satp names it): what its page was before (a
       // table of another process, freed and reused as this one's root)
-      // says nothing of this walk. The first read is the root's when the
-      // walk read every level down to its leaf (level + 1 reads); with
-      // fewer, the walker's PTE cache answered the top and the first read
-      // is from a table whose pointer's age counts.
-      const bool from_root = i == 0 && reads.size() == (size_t)level + 1;
+      // says nothing of this walk. Every other read's table has the age of
+      // the pointer that led there: read just before, or the cached one.
+      const bool from_root = i == 0 && first_is_root;
       const auto parent = from_root ? h.table_age.end() : h.table_age.find(reads[i].first >> 12);
       const uint64_t parent_age = parent == h.table_age.end() ? kNever : parent->second;
       h.table_age[ppn(reads[i].second)] = std::min(h.walk.read_cycles[i], parent_age);

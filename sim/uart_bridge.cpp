@@ -1,5 +1,7 @@
 #include "uart_bridge.h"
 
+#include "tcp_listen.h"
+
 #include <arpa/inet.h>
 #include <cerrno>
 #include <cstdio>
@@ -16,26 +18,17 @@ constexpr unsigned kPollCycles = 256;  // how often the socket is looked at
 UartBridge::~UartBridge() { close(); }
 
 std::string UartBridge::listen_and_accept(unsigned port) {
-  const int s = socket(AF_INET, SOCK_STREAM, 0);
-  if (s < 0) return std::string("socket: ") + std::strerror(errno);
-  const int one = 1;
-  setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = htons((uint16_t)port);
-  socklen_t len = sizeof a;
-  if (bind(s, (sockaddr*)&a, sizeof a) < 0 || ::listen(s, 1) < 0 || getsockname(s, (sockaddr*)&a, &len) < 0) {
-    const std::string e = std::strerror(errno);
-    ::close(s);
-    return "cannot listen on 127.0.0.1:" + std::to_string(port) + ": " + e;
-  }
-  std::fprintf(stderr, "[sim] uart: waiting on 127.0.0.1:%u (%u cycles a bit)\n", ntohs(a.sin_port), bit_cycles_);
+  std::string err;
+  unsigned bound = 0;
+  const int s = listen_loopback(port, 0, &bound, &err);
+  if (s < 0) return err;
+  std::fprintf(stderr, "[sim] uart: waiting on 127.0.0.1:%u (%u cycles a bit)\n", bound, bit_cycles_);
   std::fflush(stderr);
   fd_ = accept(s, nullptr, nullptr);
   const int e = errno;
   ::close(s);
   if (fd_ < 0) return std::string("accept: ") + std::strerror(e);
+  const int one = 1;
   setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   return "";
 }

@@ -25,7 +25,7 @@ GENERATED=("${VERILOG[@]:2}")
 KEY=$(printf '%s %s %s %s' "$(basename "$VDIR")" "$(verilator --version)" \
   "$(for f in "${GENERATED[@]}"; do basename "$(dirname "$f")"; done)" \
   "$(hash_inputs "$ROOT/fpga/ulx3s" "$ROOT/fpga/common" "$ROOT/fpga/sim" "$ROOT/fpga/ecp5_pll.py" \
-     "$ROOT/sim/uart_bridge.h" "$ROOT/sim/uart_bridge.cpp" < /dev/null)" | sha256sum | cut -c1-16)
+     "$ROOT/sim/uart_bridge.h" "$ROOT/sim/uart_bridge.cpp" "$ROOT/sim/tcp_listen.h" < /dev/null)" | sha256sum | cut -c1-16)
 OUT="$CACHE/board-sim/$BOARD-$KEY"
 if [ -x "$OUT/board-sim" ]; then echo "$OUT/board-sim"; exit 0; fi
 mkdir -p "$CACHE/board-sim"

@@ -1,5 +1,7 @@
 #include "jtag_bitbang.h"
 
+#include "tcp_listen.h"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -16,19 +18,11 @@ JtagBitbang::~JtagBitbang() {
 }
 
 std::string JtagBitbang::listen(unsigned port) {
-  listen_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
-  if (listen_fd_ < 0) return std::string("socket: ") + std::strerror(errno);
-  const int one = 1;
-  setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = htons((uint16_t)port);
-  socklen_t len = sizeof a;
-  if (bind(listen_fd_, (sockaddr*)&a, sizeof a) < 0 || ::listen(listen_fd_, 1) < 0 ||
-      getsockname(listen_fd_, (sockaddr*)&a, &len) < 0)
-    return "cannot listen on 127.0.0.1:" + std::to_string(port) + ": " + std::strerror(errno);
-  std::fprintf(stderr, "[board] jtag: remote bitbang on 127.0.0.1:%u\n", ntohs(a.sin_port));
+  std::string err;
+  unsigned bound = 0;
+  listen_fd_ = listen_loopback(port, SOCK_NONBLOCK, &bound, &err);
+  if (listen_fd_ < 0) return err;
+  std::fprintf(stderr, "[board] jtag: remote bitbang on 127.0.0.1:%u\n", bound);
   std::fflush(stderr);
   return "";
 }
