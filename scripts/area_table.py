@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """area_table.py AREA.csv : LUTs and flip-flops of the 2-hart SoC without and
 with the shootdown unit, side by side (what scripts/area.sh measured)."""
-import csv
+import pathlib
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from results import tables  # noqa: E402
 
 
 def main(path):
-    rows = {r["design"]: r for r in csv.DictReader(open(path))}
+    rows = {r["design"]: r for r in tables.read_csv(path)}
     b, u = rows["soc-2hart-without-unit"], rows["soc-2hart-with-unit"]
-    for k in ("luts", "ffs"):
-        print(f"{k:>5}: without {int(b[k]):>7}  with {int(u[k]):>7}  (+{100 * (int(u[k]) / int(b[k]) - 1):.2f}%)")
+    print(tables.text(["", "without", "with", "growth"],
+                      [[k, b[k], u[k], f"+{100 * (int(u[k]) / int(b[k]) - 1):.2f}%"] for k in ("luts", "ffs")]))
     print(f"(written to {path})")
 
 

@@ -19,9 +19,13 @@ message if no profiled call is found in the trace.
 """
 import argparse
 import bisect
+import pathlib
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from results import tables  # noqa: E402
 
 LINE = re.compile(rb"^C\s*(\d+):\s+(\d+) \[1\] pc=\[([0-9a-f]+)\]")  # Verilog pads %d with spaces
 TIMER_MASK = (1 << 32) - 1  # the trace prints the low 32 bits of the cycle counter
@@ -106,10 +110,9 @@ def profile(trace, payload, firmware):
 
 
 def table(call, total, funcs):
-    lines = [f"### {call}: {total} cycles from the ecall to the return", "",
-             "| function | instructions | cycles | share |", "|---|---:|---:|---:|"]
-    for f, n, c in funcs:
-        lines.append(f"| `{f}` | {n} | {c} | {100 * c / total:.1f}% |")
+    lines = [f"### {call}: {total} cycles from the ecall to the return", ""]
+    lines += tables.markdown(["function", "instructions", "cycles", "share"],
+                             [[f"`{f}`", n, c, f"{100 * c / total:.1f}%"] for f, n, c in funcs], align="lrrr")
     return "\n".join(lines) + "\n"
 
 

@@ -42,7 +42,6 @@ summary, stamped with the command, commit, date and machine), .png
 against the hart count).
 """
 import argparse
-import csv
 import hashlib
 import pathlib
 import re
@@ -56,7 +55,7 @@ import linux_demo_table  # noqa: E402
 import sweep  # noqa: E402
 from harness import BUILD, model, verilog  # noqa: E402
 from linux_init import BENCHES, LINES, workload_counts  # noqa: E402
-from results import stats  # noqa: E402
+from results import stats, tables  # noqa: E402
 from results.stamp import INPUTS, stamp  # noqa: E402
 
 # Where a flush from the calling CPU alone is still right: each thread
@@ -216,15 +215,16 @@ def summary(rows, harts_list, stamp_line):
             else:  # a child (or a boot) that did not pass gave no sample of any benchmark
                 lost[r["config"]] = lost.get(r["config"], 0) + 1
         failed = {(b, c): lost.get(c, 0) for b, c in samples}
-        out += [f"## {h} harts", "", "| benchmark | config | n | failed runs | median | min-max | ratio to stock "
-                "[95% CI] | p (Holm) |", "|---|---|---|---|---|---|---|---|"]
+        table = []
         for c in stats.compare(samples, "stock", failed=failed):
             fmt = (lambda v: f"{v:.1f}") if is_bench(c.bench) else (lambda v: f"{v:,.0f}")
             ratio = "-" if c.ratio != c.ratio else (
                 f"{c.ratio:.3f}" + ("" if c.ci_low != c.ci_low else f" [{c.ci_low:.3f}, {c.ci_high:.3f}]"))
             p = "-" if c.p_holm != c.p_holm else f"{c.p_holm:.3g}"
-            out.append(f"| {c.bench} | {c.config} | {c.n} | {c.failed} | {fmt(c.median)} | "
-                       f"{fmt(c.low)}-{fmt(c.high)} | {ratio} | {p} |")
+            table.append([c.bench, c.config, c.n, c.failed, fmt(c.median), f"{fmt(c.low)}-{fmt(c.high)}", ratio, p])
+        out += [f"## {h} harts", ""] + tables.markdown(
+            ["benchmark", "config", "n", "failed runs", "median", "min-max", "ratio to stock [95% CI]", "p (Holm)"],
+            table)
         out += accounting(mine, h)
         if "limit" in {r["config"] for r in mine}:
             out += gaps(samples)
@@ -245,9 +245,8 @@ def accounting(rows, harts):
     requests, each as a share of every hart's cycles in the phase."""
     out = ["", "Where the cycles go (medians): shootdown IPIs; M-mode = all harts' cycles in the firmware, "
            "wait = the port's CPUs waiting for their requests, each a share of all harts' cycles; for useonce "
-           "the pages reclaimed (the cgroup's pgsteal) and the phase's cycles per page reclaimed.", "",
-           "| benchmark | config | shootdown IPIs | requests (direct) | M-mode | wait | pages reclaimed | "
-           "cycles per page |", "|---|---|---|---|---|---|---|---|"]
+           "the pages reclaimed (the cgroup's pgsteal) and the phase's cycles per page reclaimed.", ""]
+    table = []
     groups = {}
     for r in rows:
         if r["status"] == 0:
@@ -262,10 +261,11 @@ def accounting(rows, harts):
         per_page = [r["cycles"] / r["reclaimed"] for r in rs if r.get("reclaimed")]
         requests, direct = median_of(rs, "requests"), median_of(rs, "direct")
         sent = "-" if requests is None else f"{requests:g} ({'-' if direct is None else f'{direct:g}'})"
-        out.append(f"| {phase} | {config} | {'-' if ipis is None else f'{ipis:g}'} | {sent} | {cells[0]} | {cells[1]} | "
-                   f"{'-' if reclaimed is None else f'{reclaimed:g}'} | "
-                   f"{f'{statistics.median(per_page):,.0f}' if per_page else '-'} |")
-    return out
+        table.append([phase, config, "-" if ipis is None else f"{ipis:g}", sent, cells[0], cells[1],
+                      "-" if reclaimed is None else f"{reclaimed:g}",
+                      f"{statistics.median(per_page):,.0f}" if per_page else "-"])
+    return out + tables.markdown(["benchmark", "config", "shootdown IPIs", "requests (direct)", "M-mode", "wait",
+                                  "pages reclaimed", "cycles per page"], table)
 
 
 def gaps(samples):
@@ -273,8 +273,8 @@ def gaps(samples):
     recovers, per benchmark."""
     out = ["", "Share of the gap between stock and the limit (remote flushes at no cost) recovered, "
            "with its 95% BCa interval; the limit runs " + ", ".join(LIMIT_BENCHES) + " alone, the "
-           "benchmarks where a flush of the calling CPU alone is still right:", "",
-           "| benchmark | config | share [95% CI] |", "|---|---|---|"]
+           "benchmarks where a flush of the calling CPU alone is still right:", ""]
+    table = []
     for bench in sorted({b for b, _ in samples if is_bench(b) and is_bench(b)[0] in LIMIT_BENCHES}):
         base, bound = samples.get((bench, "stock"), []), samples.get((bench, "limit"), [])
         for config in ("port-rfence", "unit", "unit-no-nonleaf"):
@@ -282,8 +282,8 @@ def gaps(samples):
                 continue
             g = stats.gap(base, samples[(bench, config)], bound)
             ci = "" if g.ci_low != g.ci_low else f" [{g.ci_low:.2f}, {g.ci_high:.2f}]"
-            out.append(f"| {bench} | {config} | {'-' if g.share != g.share else f'{g.share:.2f}'}{ci} |")
-    return out
+            table.append([bench, config, ("-" if g.share != g.share else f"{g.share:.2f}") + ci])
+    return out + tables.markdown(["benchmark", "config", "share [95% CI]"], table)
 
 
 def plot(rows, png):
@@ -380,10 +380,7 @@ def main(argv):
                        f"a job) had run; the rest are not in these tables.")
     fields = ["harts", "config", "seed", "status", "phase", "cycles", "value", "shootdown_ipis", "mmode_cycles",
               "wait_cycles", "reclaimed", "requests", "direct"]
-    with open(results_dir / "linux-bench.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
-        w.writeheader()
-        w.writerows(rows)
+    tables.write_csv(results_dir / "linux-bench.csv", rows, fields)
     text = summary(rows, opts.harts, stamp_line)
     (results_dir / "linux-bench.md").write_text(text + "\n")
     plot(rows, results_dir / "linux-bench.png")

@@ -61,6 +61,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests"), str(ROOT / "tests/models"), str(ROOT / "tests/litmus")]
 from harness import BUILD, firmware, model, program  # noqa: E402
 import sweep  # noqa: E402
+from results import tables  # noqa: E402
 from results.stamp import INPUTS, inputs_rev, stamp as results_stamp  # noqa: E402
 from judge import judge, parse, skip_reason_ok, tests as litmus_tests  # noqa: E402
 import shootdown_regs  # noqa: E402
@@ -253,10 +254,9 @@ def main(args):
         w = csv.writer(f)
         w.writerow(header)
         w.writerows(rows[d] for d in order if d in rows)
-    md = ["# The kill matrix", "", stamp(argv, ran, from_cache, time.monotonic() - started, rev), "",
-          "| mutant | " + " | ".join(f"{p}: checks | {p}: scoreboard" for p in PROGRAMS) + " | verdict |",
-          "|---|" + "---|---|" * len(PROGRAMS) + "---|"]
-    md += ["| " + " | ".join(rows[d]) + " |" for d in order if d in rows]
+    md = ["# The kill matrix", "", stamp(argv, ran, from_cache, time.monotonic() - started, rev), ""]
+    md += tables.markdown(["mutant", *(f"{p}: {what}" for p in PROGRAMS for what in ("checks", "scoreboard")), "verdict"],
+                          [rows[d] for d in order if d in rows])
     (RESULTS / "mutants.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))
     if problems:

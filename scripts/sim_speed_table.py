@@ -1,18 +1,19 @@
 #!/usr/bin/env python3
 """sim_speed_table.py SIM-SPEED.csv : the table make bench-sim prints, each
 model's speed beside the naive model's of the same SoC."""
-import csv
+import pathlib
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from results import tables  # noqa: E402
 
 
 def main(path):
-    rows = list(csv.DictReader(open(path)))
+    rows = tables.read_csv(path)
     naive = {r["harts"]: float(r["khz"]) for r in rows if r["build"] == "naive"}
-    print(f"{'build':<7}{'harts':>6}{'cycles':>10}{'seconds':>9}{'kHz':>8}{'vs naive':>10}")
-    for r in rows:
-        ratio = float(r["khz"]) / naive[r["harts"]]
-        print(f"{r['build']:<7}{r['harts']:>6}{r['cycles']:>10}{float(r['seconds']):>9.2f}"
-              f"{float(r['khz']):>8.1f}{ratio:>9.1f}x")
+    print(tables.text(["build", "harts", "cycles", "seconds", "kHz", "vs naive"],
+                      [[r["build"], r["harts"], r["cycles"], f"{float(r['seconds']):.2f}", f"{float(r['khz']):.1f}",
+                        f"{float(r['khz']) / naive[r['harts']]:.1f}x"] for r in rows]))
     print(f"written: {path}")
 
 

@@ -1,2 +1,3 @@
-"""What the benchmark scripts share: statistics over samples (stats) and
-the line that stamps each generated table (stamp)."""
+"""What the benchmark scripts share: statistics over samples (stats), the
+line that stamps each generated table (stamp) and reading, writing and
+laying out tables (tables)."""
