@@ -5,10 +5,12 @@ shootdown.csv, throughput.txt, area.csv). Every row: the number before v2
 (4-hart SoC, 32 pages, 3 targets, from the demo and bench runs of unit v1),
 now, the goal, and whether it is met; a row whose run is missing says which
 target makes it. A benchmark report, not a test: exits 0 either way."""
-import csv
 import pathlib
 import re
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from results import tables  # noqa: E402
 
 # (what, before v2, goal); lower is better except where HIGHER_IS_BETTER says
 GOALS = [
@@ -25,7 +27,7 @@ HIGHER_IS_BETTER = {"unit vs lean software path (M-mode bench), x"}
 
 
 def rows(path):
-    return list(csv.DictReader(open(path))) if path.exists() else None
+    return tables.read_csv(path) if path.exists() else None
 
 
 def measured(results):
@@ -65,16 +67,16 @@ def measured(results):
 
 def main(results):
     got, source = measured(pathlib.Path(results))
-    width = max(len(g[0]) for g in GOALS)
-    print(f"{'unit v2 goal (4-hart SoC, 32 pages, 3 targets)':<{width}} | {'v1':>6} | {'now':>6} | {'goal':>6} | met")
+    out = []
     for label, before, goal in GOALS:
         now = got[label]
         if now is None:
-            print(f"{label:<{width}} | {before:>6} | {'-':>6} | {goal:>6} | (run {source[label]})")
+            out.append([label, before, "-", goal, f"(run {source[label]})"])
             continue
         met = now >= goal if label in HIGHER_IS_BETTER else now <= goal
-        print(f"{label:<{width}} | {before:>6} | {now:>6} | {goal:>6} | {'yes' if met else 'no'}")
-
+        out.append([label, before, now, goal, "yes" if met else "no"])
+    print(tables.text(["unit v2 goal (4-hart SoC, 32 pages, 3 targets)", "v1", "now", "goal", "met"], out,
+                      align="lrrrl"))
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:
