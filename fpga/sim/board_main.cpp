@@ -85,9 +85,12 @@ int main(int argc, char** argv) {
   top->ftdi_txd = 1;  // the line idles high
   top->clk_25mhz = 0;
 #ifdef JTAG
-  top->jtag_tck = jtag.tck;
-  top->jtag_tms = jtag.tms;
-  top->jtag_tdi = jtag.tdi;
+  auto drive_jtag = [&] {
+    top->jtag_tck = jtag.tck;
+    top->jtag_tms = jtag.tms;
+    top->jtag_tdi = jtag.tdi;
+  };
+  drive_jtag();
 #endif
   top->eval();
   int status = 3;
@@ -100,9 +103,7 @@ int main(int argc, char** argv) {
 #ifdef JTAG
     if (jtag_port >= 0 && cycle % JTAG_CYCLES == 0) {
       jtag.tick(top->jtag_tdo);
-      top->jtag_tck = jtag.tck;
-      top->jtag_tms = jtag.tms;
-      top->jtag_tdi = jtag.tdi;
+      drive_jtag();
     }
 #endif
     top->eval();

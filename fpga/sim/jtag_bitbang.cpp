@@ -2,15 +2,12 @@
 
 #include "tcp_listen.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 
 JtagBitbang::~JtagBitbang() {
   drop_peer();
@@ -52,7 +49,6 @@ void JtagBitbang::tick(bool tdo) {
     next_ = 0;
   }
   const char c = buf_[next_++];
-  commands_++;
   if (c >= '0' && c <= '7') {  // write TCK, TMS, TDI (bits 2, 1, 0)
     tck = (c - '0') & 4;
     tms = (c - '0') & 2;

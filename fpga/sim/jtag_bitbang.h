@@ -6,7 +6,6 @@
 // debugger that leaves can be followed by another.
 #pragma once
 
-#include <cstdint>
 #include <string>
 
 class JtagBitbang {
@@ -21,14 +20,11 @@ class JtagBitbang {
   // stays well below the core's): takes a waiting debugger, then carries
   // out at most one command against `tdo`, the board's TDO pin.
   void tick(bool tdo);
-  // Commands carried out so far, over every connection.
-  uint64_t commands() const { return commands_; }
 
  private:
   void drop_peer();
 
   int listen_fd_ = -1, fd_ = -1;
-  uint64_t commands_ = 0;
   char buf_[4096];
   int have_ = 0, next_ = 0;
 };
