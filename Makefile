@@ -46,6 +46,9 @@
 #                  this machine takes it (build/fpga/BOARD/; docs/fpga.md): ulx3s a bitstream (about
 #                  40 min, SEED=N for nextpnr), the Arty (block RAM or DDR3) a yosys estimate and the
 #                  Verilog for Vivado
+#   make results [PUBLISH="demo bench ..."]  docs/results.md from the results kept in docs/results/
+#                  (each stamped by the command that made it); PUBLISH copies those named from
+#                  build/results/ first; lists the ones whose inputs changed since
 #   make clean     remove build/ (the model cache in ~/.cache/tlb-shootdown stays)
 SHELL := /bin/bash
 BUILD := $(CURDIR)/build
@@ -58,7 +61,7 @@ export BUILD
 BAREMETAL := $(BUILD)/sw/baremetal
 OPENSBI_OUT := $(BUILD)/sw/opensbi
 
-.PHONY: all setup models sw linux fpga linux-demo linux-bench linux-series linux-mutants litmus-long cocotb-long mutants demo test test-long run bench bench-scaling bench-sim fw-profile generated clean help
+.PHONY: all setup models sw linux fpga linux-demo linux-bench linux-series linux-mutants litmus-long cocotb-long mutants demo test test-long run bench bench-scaling bench-sim fw-profile generated results clean help
 all: models sw
 
 help:
@@ -141,6 +144,9 @@ generated: setup
 	  --header sw/include/tlb_shootdown_regs.h --doc docs/shootdown-registers.md \
 	  --python tests/models/shootdown_regs.py
 	@python3 tests/litmus/catalogue.py --write docs/litmus.md
+
+results:
+	@python3 scripts/results/page.py $(if $(PUBLISH),--publish $(PUBLISH))
 
 fpga:
 	@test -n "$(BOARD)" || { echo "usage: make fpga BOARD=ulx3s|arty-a7-100t|arty-a7-100t-ddr3" >&2; exit 2; }

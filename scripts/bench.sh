@@ -38,4 +38,4 @@ if [ "${BENCH_AREA:-1}" = 1 ]; then
 fi
 
 step "unit v2 goals (the demo rows come from the last make demo)"
-python3 "$ROOT/scripts/goals_table.py" "$RESULTS"
+python3 "$ROOT/scripts/goals_table.py" "$RESULTS" "make bench"

@@ -42,4 +42,4 @@ done
 "$VENV/bin/python" "$ROOT/scripts/demo_table.py" "$SOC_RAW" "$QEMU_RAW" "$RESULTS"
 
 step "unit v2 goals (the bench rows come from the last make bench)"
-python3 "$ROOT/scripts/goals_table.py" "$RESULTS"
+python3 "$ROOT/scripts/goals_table.py" "$RESULTS" "make demo"

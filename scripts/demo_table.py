@@ -10,10 +10,13 @@ counts mean nothing; its run is a functional cross-check of paths (a) and
 (b): this script fails if the trap counts there are not what the paths
 promise (one IPI per page for (a), one per call for (b)).
 """
-import csv
 import pathlib
 import re
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from results import tables  # noqa: E402
+from results.stamp import stamp  # noqa: E402
 
 PATHS = {
     "a": "RFENCE per page, IPIs (stock OpenSBI)",
@@ -135,19 +138,22 @@ def main():
         fail(f"no DEMO lines in {sys.argv[1]}")
     out = pathlib.Path(sys.argv[3])
     out.mkdir(parents=True, exist_ok=True)
-    print(table(soc))
+    text = table(soc)
+    print(text)
+    notes = []
     nulls = null_ecalls(sys.argv[1])
     for harts in sorted({h for h, _ in nulls}):
         c = sorted(cyc for h, cyc in nulls if h == harts)
-        print(f"An SBI call that does nothing (trap entry, dispatch, return) takes {c[0]}-{c[-1]} cycles "
-              f"on the {harts}-hart SoC (one measurement per firmware).")
-    print(cross_check(soc, qemu))
-    with open(out / "demo.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=FIELDS)
-        w.writeheader()
-        w.writerows(soc)
+        notes.append(f"An SBI call that does nothing (trap entry, dispatch, return) takes {c[0]}-{c[-1]} cycles "
+                     f"on the {harts}-hart SoC (one measurement per firmware).")
+    notes.append(cross_check(soc, qemu))
+    print("\n".join(notes))
+    tables.write_csv(out / "demo.csv", soc, FIELDS)
+    tables.write_fragment(out / "demo.md", "Remote TLB shootdown by five paths (shootdown_demo.c)",
+                          stamp("make demo", extra="; one run"),
+                          [*tables.code(text), "", *(f"- {n}" for n in notes)])
     plot(soc, out / "demo.png")
-    print(f"(written to {out / 'demo.csv'} and {out / 'demo.png'})")
+    print(f"(written to {out / 'demo.csv'}, {out / 'demo.md'} and {out / 'demo.png'})")
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from results import tables  # noqa: E402
+from results.stamp import stamp  # noqa: E402
 
 LINE = re.compile(rb"^C\s*(\d+):\s+(\d+) \[1\] pc=\[([0-9a-f]+)\]")  # Verilog pads %d with spaces
 TIMER_MASK = (1 << 32) - 1  # the trace prints the low 32 bits of the cycle counter
@@ -135,8 +136,8 @@ def main():
     text = "\n".join(table(c, *res[c]) for c in order)
     print(text)
     if a.out:
-        with open(a.out, "w") as f:
-            f.write(text)
+        tables.write_fragment(a.out, "Where the firmware's cycles go in one SBI call (debug model's commit trace)",
+                              stamp("make fw-profile", extra="; one run"), tables.code(text))
 
 
 if __name__ == "__main__":

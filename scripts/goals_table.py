@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
-"""goals_table.py RESULTS_DIR : unit v2's goals (issue 13) against what the
+"""goals_table.py RESULTS_DIR COMMAND : unit v2's goals (issue 13) against what the
 last `make demo` and `make bench` measured (RESULTS_DIR/demo.csv,
 shootdown.csv, throughput.txt, area.csv). Every row: the number before v2
 (4-hart SoC, 32 pages, 3 targets, from the demo and bench runs of unit v1),
 now, the goal, and whether it is met; a row whose run is missing says which
-target makes it. A benchmark report, not a test: exits 0 either way."""
+target makes it. Also written, stamped with COMMAND (the make target that
+ran it), to RESULTS_DIR/goals.md. A benchmark report, not a test: exits 0
+either way."""
 import pathlib
 import re
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from results import tables  # noqa: E402
+from results.stamp import stamp  # noqa: E402
 
 # (what, before v2, goal); lower is better except where HIGHER_IS_BETTER says
 GOALS = [
@@ -65,8 +68,9 @@ def measured(results):
     return got, source
 
 
-def main(results):
-    got, source = measured(pathlib.Path(results))
+def main(results, command):
+    results = pathlib.Path(results)
+    got, source = measured(results)
     out = []
     for label, before, goal in GOALS:
         now = got[label]
@@ -75,10 +79,14 @@ def main(results):
             continue
         met = now >= goal if label in HIGHER_IS_BETTER else now <= goal
         out.append([label, before, now, goal, "yes" if met else "no"])
-    print(tables.text(["unit v2 goal (4-hart SoC, 32 pages, 3 targets)", "v1", "now", "goal", "met"], out,
-                      align="lrrrl"))
+    text = tables.text(["unit v2 goal (4-hart SoC, 32 pages, 3 targets)", "v1", "now", "goal", "met"], out,
+                       align="lrrrl")
+    print(text)
+    tables.write_fragment(results / "goals.md", "Unit v2's goals", stamp(command, extra=(
+        "; from the last make demo and make bench runs in the same results directory")), tables.code(text))
+
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    if len(sys.argv) != 3:
         sys.exit(__doc__.strip())
-    main(sys.argv[1])
+    main(*sys.argv[1:])

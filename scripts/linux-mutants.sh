@@ -22,7 +22,7 @@ out="$RESULTS/linux-mutants.md"
 {
   echo "# Kernel mutants on the 2-hart SoC"
   echo
-  echo "\`make linux-mutants\` at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- sw || echo ' (sw/ modified)'), $(date -u +%Y-%m-%d), $(uname -m) $(nproc) cores."
+  python3 "$ROOT/scripts/results/stamp.py" "make linux-mutants"
   echo
   echo "| mutant | exit | verdict | what the workload counted |"
   echo "|---|---|---|---|"

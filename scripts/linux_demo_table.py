@@ -25,12 +25,12 @@ OUT_DIR/linux-demo[-MUTANT].csv, .png and .md (the tables, stamped with
 the command, the commit of sw/ and the date and machine). A benchmark, not a
 test: one run, numbers as measured.
 """
-import csv
 import pathlib
 import re
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from results import tables as results_tables  # noqa: E402
 from results.stamp import stamp as results_stamp  # noqa: E402
 
 STAMP = re.compile(r"^\[\s*(\d+) msip ([\d ]+?)(?: mmode ([\d ]+))?\] (.*)$")
@@ -249,18 +249,16 @@ def main():
         fail(f"every SoC's runs must compare the port with the same kernel, not {sorted(others)}")
     other = others.pop()
     stem = "linux-demo" if other == "stock" else f"linux-demo-{other}"
-    with open(out / f"{stem}.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=FIELDS, extrasaction="ignore")
-        w.writeheader()
-        for harts in sorted(runs):
-            for kernel, rows in sorted(runs[harts].items()):
-                for r in rows:
-                    w.writerow({"harts": harts, "kernel": kernel, **r})
+    results_tables.write_csv(out / f"{stem}.csv", [{"harts": harts, "kernel": kernel, **r}
+                                                    for harts in sorted(runs)
+                                                    for kernel, rows in sorted(runs[harts].items()) for r in rows],
+                             FIELDS)
     tables = [table(harts, runs[harts]["stock"], runs[harts]["port"]) if other == "stock"
               else variant_table(harts, other, runs[harts][other], runs[harts]["port"]) for harts in sorted(runs)]
     print("\n".join(tables))
     plot(runs, out / f"{stem}.png")
-    (out / f"{stem}.md").write_text(f"# `{command(other, runs)}`\n\n{stamp(command(other, runs))}\n\n```\n" + "\n".join(tables) + "\n```\n")
+    results_tables.write_fragment(out / f"{stem}.md", f"`{command(other, runs)}`", stamp(command(other, runs)),
+                                  results_tables.code("\n".join(tables)))
     print(f"(written to {out / f'{stem}.csv'}, {out / f'{stem}.png'} and {out / f'{stem}.md'})")
 
 

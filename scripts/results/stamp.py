@@ -26,3 +26,10 @@ def stamp(command, paths=INPUTS, extra="", rev=None):
     where = ", ".join(f"{p}/" for p in paths)
     return (f"`{command}`: inputs as of {rev}{' (modified)' if dirty else ''}, the last commit to change {where}; "
             f"{datetime.date.today()} on {platform.machine()}, {os.cpu_count()} cores{extra}.")
+
+
+if __name__ == "__main__":
+    import sys
+    if len(sys.argv) != 2:
+        sys.exit("usage: stamp.py COMMAND   (prints the stamp line of a result COMMAND makes now)")
+    print(stamp(sys.argv[1]))

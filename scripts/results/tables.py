@@ -47,3 +47,16 @@ def _number(s):
         return True
     except ValueError:
         return False
+
+
+def write_fragment(path, title, stamp_line, body):
+    """A generated result as docs/results.md takes it in (`make results`):
+    "# title", the stamp line (what made it, from which inputs, when and
+    where), then `body`, a list of lines."""
+    with open(path, "w") as f:
+        f.write("\n".join([f"# {title}", "", stamp_line, "", *body]) + "\n")
+
+
+def code(text_block):
+    """Aligned text (text()) as the lines of a fenced block for a fragment."""
+    return ["```", *text_block.splitlines(), "```"]

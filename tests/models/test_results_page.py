@@ -1,0 +1,53 @@
+"""docs/results.md is made by `make results` (scripts/results/page.py) from
+the fragments in docs/results/, each stamped by the command that wrote it:
+the committed page must be what the committed fragments make, every
+fragment must carry its stamp, and a fragment no section takes is refused."""
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from harness import ROOT
+
+sys.path.insert(0, str(ROOT / "scripts"))
+from results import page, tables  # noqa: E402
+
+
+def test_the_committed_page_is_what_the_fragments_make():
+    run = subprocess.run([sys.executable, ROOT / "scripts/results/page.py", "--check"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+
+
+@pytest.fixture
+def results(tmp_path):
+    copy = tmp_path / "results"
+    shutil.copytree(ROOT / "docs/results", copy, ignore=shutil.ignore_patterns("*-jobs"))
+    return copy
+
+
+def test_a_changed_figure_makes_another_page(results):
+    assert page.render(results) == (ROOT / "docs/results.md").read_text()
+    name = next(n for n, _, _ in page.SECTIONS if (results / f"{n}.md").exists())
+    frag = results / f"{name}.md"
+    frag.write_text(frag.read_text() + "| one more row |\n")
+    assert page.render(results) != (ROOT / "docs/results.md").read_text()
+
+
+def test_a_fragment_without_its_stamp_is_refused(results):
+    tables.write_fragment(results / "demo.md", "A table", "measured by hand", ["| 1 |"])
+    with pytest.raises(ValueError, match="not a result fragment"):
+        page.render(results)
+
+
+def test_a_fragment_no_section_takes_is_named(results):
+    tables.write_fragment(results / "new-bench.md", "New", "`make new-bench`: today", [])
+    assert page.unlisted(results) == ["new-bench"]
+
+
+def test_a_fragment_from_a_writer_is_taken_whole(results):
+    tables.write_fragment(results / "sim-speed.md", "Speed", "`make bench-sim`: inputs as of abc1234; 2026-01-01",
+                          ["## detail", "x"])
+    text = page.render(results)
+    assert "| [Speed](#speed) | `make bench-sim` | abc1234 | 2026-01-01 |" in text
+    assert "\n### detail\nx\n" in text  # its headings one level down
