@@ -372,239 +372,303 @@ def unique_full_targets(model, outcomes, targets):
     return random.choice(free) if free else None
 
 
-async def scenario(dut, n_ops, p, ceiling=CEILING, long_lists=False):
-    world = await start(dut, p)
-    model = ref.UnitModel(HARTS, MAX_ENTRIES, QUEUE_DEPTH, ceiling, MEM_BASE, MEM_SIZE, first_ticket())
-    check = Checker(world, model)
-    info = await reg_read(world, UNIT_BASE + ref.G_INFO)
-    assert info == (MAX_ENTRIES << 32 | COUNTER_BITS << 16 | HARTS << 8 | regs.VERSION), f"INFO {info:#x}"
-    assert await reg_read(world, UNIT_BASE + ref.G_CEILING) == RESET_CEILING
-    assert await reg_read(world, UNIT_BASE + ref.G_TIMEOUT) == RESET_TIMEOUT
-    await reg_write(world, UNIT_BASE + ref.G_CEILING, ceiling)
-    irq_en = [random.random() < 0.5 for _ in range(HARTS)]
-    for c in range(HARTS):
-        await ch_write(world, c, ref.CH_IRQ_ENABLE, int(irq_en[c]))
-    next_list = MEM_BASE + 0x10_0000
-    busy_answers = foreign_ops = accepted = 0
-    # Channels whose limits the firmware narrowed, and the op that widens
-    # them again (narrowed for long, a channel refuses most of the run).
-    narrowed = {}
+class Scenario:
+    """A random run: n_ops operations on random channels (requests by list
+    and in registers, good and bad; foreign harts meddling; STATUS reads,
+    syncs, clearing errors, firmware narrowing a channel's limits), each
+    answer checked against the model as it comes and every request's
+    flushes when it completes; then everything drained and all the state
+    compared. One method an operation, drawing its random numbers in the
+    order a seed replays."""
 
-    async def set_limits(c, allowed, base, end):
+    def __init__(self, dut, world, n_ops, ceiling, long_lists):
+        self.dut, self.world, self.n_ops = dut, world, n_ops
+        self.ceiling, self.long_lists = ceiling, long_lists
+        self.model = ref.UnitModel(HARTS, MAX_ENTRIES, QUEUE_DEPTH, ceiling, MEM_BASE, MEM_SIZE, first_ticket())
+        self.check = Checker(world, self.model)
+        self.next_list = MEM_BASE + 0x10_0000
+        self.busy_answers = self.foreign_ops = self.accepted = 0
+        # Channels whose limits the firmware narrowed, and the op that widens
+        # them again (narrowed for long, a channel refuses most of the run).
+        self.narrowed = {}
+        self.irq_en = []
+        self.op = -1
+        # n_ops operations, and more if too few of them were requests the
+        # unit took (a seed may draw many refusals and busy answers): the
+        # bench is not vacuous by chance, and a unit that refuses almost
+        # everything still fails the check at the end.
+        self.enough = n_ops // 5 + 1
+
+    async def run(self, p):
+        await self.reset_state()
+        while (op := self.op + 1) < self.n_ops or (self.accepted < self.enough and op < 4 * self.n_ops):
+            self.op = op
+            await self.step(p)
+        self.op += 1
+        await self.drain_and_compare()
+
+    async def reset_state(self):
+        """INFO and the reset values, then every channel checked closed at
+        reset, and opened."""
+        world, model = self.world, self.model
+        info = await reg_read(world, UNIT_BASE + ref.G_INFO)
+        assert info == (MAX_ENTRIES << 32 | COUNTER_BITS << 16 | HARTS << 8 | regs.VERSION), f"INFO {info:#x}"
+        assert await reg_read(world, UNIT_BASE + ref.G_CEILING) == RESET_CEILING
+        assert await reg_read(world, UNIT_BASE + ref.G_TIMEOUT) == RESET_TIMEOUT
+        await reg_write(world, UNIT_BASE + ref.G_CEILING, self.ceiling)
+        self.irq_en = [random.random() < 0.5 for _ in range(HARTS)]
+        for c in range(HARTS):
+            await ch_write(world, c, ref.CH_IRQ_ENABLE, int(self.irq_en[c]))
+        # The unit resets closed: every channel's limits read 0 and a request
+        # is refused with ERR_DENIED until firmware opens the channel.
+        for c in range(HARTS):
+            for off in (regs.LIMIT_ALLOWED, regs.LIMIT_LIST_BASE, regs.LIMIT_LIST_LIMIT):
+                assert await reg_read(world, lim(c, off)) == 0, f"channel {c}'s limit {off:#x} is open at reset"
+            e = ref.Entry(0, 0, 1, 0x4000_0000, 1)
+            for off, v in [(ref.CH_TARGETS, 1 << c), (ref.CH_ENTRY, e.encode())]:
+                await ch_write(world, c, off, v)
+                model.write(c, off, v)
+            got = await ch_read(world, c, ref.CH_SUBMIT_ONE)
+            assert got == (1 << 64) - ref.ERR_DENIED and model.submit_answers(c, True) == {got}, \
+                f"SUBMIT_ONE on channel {c} before it was opened: {got:#x}"
+            model.submitted(c, got, [e], True)
+            await self.set_limits(c, (1 << HARTS) - 1, MEM_BASE, MEM_BASE + MEM_SIZE)
+
+    async def set_limits(self, c, allowed, base, end):
         for off, v in [(regs.LIMIT_ALLOWED, allowed), (regs.LIMIT_LIST_BASE, base), (regs.LIMIT_LIST_LIMIT, end)]:
-            await reg_write(world, lim(c, off), v)
-            model.write_limit(c, off, v)
-            assert await reg_read(world, lim(c, off)) == model.limits[c][off]
+            await reg_write(self.world, lim(c, off), v)
+            self.model.write_limit(c, off, v)
+            assert await reg_read(self.world, lim(c, off)) == self.model.limits[c][off]
 
-    # The unit resets closed: every channel's limits read 0 and a request
-    # is refused with ERR_DENIED until firmware opens the channel.
-    for c in range(HARTS):
-        for off in (regs.LIMIT_ALLOWED, regs.LIMIT_LIST_BASE, regs.LIMIT_LIST_LIMIT):
-            assert await reg_read(world, lim(c, off)) == 0, f"channel {c}'s limit {off:#x} is open at reset"
-        e = ref.Entry(0, 0, 1, 0x4000_0000, 1)
-        for off, v in [(ref.CH_TARGETS, 1 << c), (ref.CH_ENTRY, e.encode())]:
-            await ch_write(world, c, off, v)
-            model.write(c, off, v)
-        got = await ch_read(world, c, ref.CH_SUBMIT_ONE)
-        assert got == (1 << 64) - ref.ERR_DENIED and model.submit_answers(c, True) == {got}, \
-            f"SUBMIT_ONE on channel {c} before it was opened: {got:#x}"
-        model.submitted(c, got, [e], True)
-        await set_limits(c, (1 << HARTS) - 1, MEM_BASE, MEM_BASE + MEM_SIZE)
-
-    async def submit(c, inline, entries, outcome, op):
+    async def submit(self, c, inline, entries, outcome):
+        """SUBMIT or SUBMIT_ONE on channel c, its answer one the model
+        allows; True if the unit was busy."""
+        model, check = self.model, self.check
         answers = model.submit_answers(c, inline)
-        got = await ch_read(world, c, ref.CH_SUBMIT_ONE if inline else ref.CH_SUBMIT)
+        got = await ch_read(self.world, c, ref.CH_SUBMIT_ONE if inline else ref.CH_SUBMIT)
         check.absorb()
         answers |= model.submit_answers(c, inline)   # a completion may have landed meanwhile
-        assert got in answers, (f"op {op}: {'SUBMIT_ONE' if inline else 'SUBMIT'} on channel {c} answered "
+        assert got in answers, (f"op {self.op}: {'SUBMIT_ONE' if inline else 'SUBMIT'} on channel {c} answered "
                                 f"{got:#x}, legal {sorted(answers)}")
         req = model.submitted(c, got, entries, inline)
         if req is not None:
-            nonlocal accepted
-            accepted += 1
+            self.accepted += 1
             check.outcomes[(c, req.ticket)] = outcome
         return got == 0
 
-    # n_ops operations, and more if too few of them were requests the unit
-    # took (a seed may draw many refusals and busy answers): the bench is
-    # not vacuous by chance, and a unit that refuses almost everything
-    # still fails the check at the end.
-    enough = n_ops // 5 + 1
-    op = -1
-    while (op := op + 1) < n_ops or (accepted < enough and op < 4 * n_ops):
-        for c in [c for c, until in narrowed.items() if until <= op]:
-            await set_limits(c, (1 << HARTS) - 1, MEM_BASE, MEM_BASE + MEM_SIZE)
-            del narrowed[c]
+    async def step(self, p):
+        """One random operation."""
+        for c in [c for c, until in self.narrowed.items() if until <= self.op]:
+            await self.set_limits(c, (1 << HARTS) - 1, MEM_BASE, MEM_BASE + MEM_SIZE)
+            del self.narrowed[c]
         c = random.randrange(HARTS)
         r = random.random()
-        check.absorb()
+        self.check.absorb()
         if r < 0.62:
-            # A request by list; most are good.
-            bad = random.random() < p["bad"]
-            targets = random.randrange(1, 1 << HARTS)
-            if long_lists:
-                count = random.randint(1, 300)
-            else:
-                count = random.randint(1, 12) if random.random() < 0.85 else random.randint(ceiling - 4, ceiling + 12)
-            entries = random_entries(count, allow_bad=bad)
-            list_addr = next_list + 8 * random.randrange(8)
-            next_list += 0x1000
-            if next_list > MEM_BASE + 0x0800_0000:
-                next_list = MEM_BASE + 0x10_0000
-            bus_error = False
-            if bad:
-                what = random.choice(["targets", "count", "align", "range", "bus"])
-                if what == "targets":
-                    targets = random.choice([0, 1 << HARTS, 0xFF, 1 << 40 | 1])
-                elif what == "count":
-                    count = random.choice([0, MAX_ENTRIES + 1, 1 << 16 | 1, 0xFFFF_FFFF])
-                elif what == "align":
-                    list_addr += random.choice([1, 4])
-                elif what == "range":
-                    list_addr = random.choice([0x1000, MEM_BASE + MEM_SIZE - 8 * max(count, 1) + 8,
-                                               1 << 40 | list_addr, 1 << 63 | list_addr | 4])
-                else:
-                    list_addr = DENIED_BLOCKS.start + 8 * random.randrange(8)
-                    bus_error = count <= ceiling
-            outcome = ref.expected_outcome(entries[:count], ceiling, bus_error)
-            if outcome.exact is None or outcome.exact == [ref.FULL]:
-                targets = unique_full_targets(model, check.outcomes, targets)
-                if targets is None:
-                    # Every mask is taken: send a plain request instead.
-                    targets = random.randrange(1, 1 << HARTS)
-                    count = random.randint(1, 8)
-                    entries = random_entries(count, allow_bad=False)
-                    list_addr = next_list - 0x1000
-                    outcome = ref.expected_outcome(entries, ceiling, False)
-            for i, e in enumerate(entries[:count]):
-                world.mem[list_addr + 8 * i] = e.encode()
-            for off, v in [(ref.CH_TARGETS, targets), (ref.CH_LIST, list_addr), (ref.CH_COUNT, count)]:
-                await ch_write(world, c, off, v)
-                model.write(c, off, v)
-            if bad or random.random() < 0.1:
-                for off in (ref.CH_TARGETS, ref.CH_LIST, ref.CH_COUNT):
-                    got = await ch_read(world, c, off)
-                    want = model.readback(c, off)
-                    assert got == want, f"op {op}: channel {c} register {off:#x} reads {got:#x}, want {want:#x}"
-            check.absorb()
-            busy_answers += await submit(c, False, entries[:count], outcome, op)
+            await self.list_request(c, p)
         elif r < 0.74:
-            # A one-entry request in registers (SUBMIT_ONE), no list read.
-            e = random_entry()
-            if random.random() < p["bad"]:
-                e = ref.Entry(random.choice([0, 1]), 3, 1, e.va, e.asid)
-            targets = random.randrange(1, 1 << HARTS)
-            outcome = ref.expected_outcome([e], ceiling)
-            if outcome.exact == [ref.FULL]:
-                targets = unique_full_targets(model, check.outcomes, targets)
-                if targets is None:
-                    targets, e = random.randrange(1, 1 << HARTS), ref.Entry(0, 0, 1, e.va, e.asid)
-                    outcome = ref.expected_outcome([e], ceiling)
-            for off, v in [(ref.CH_TARGETS, targets), (ref.CH_ENTRY, e.encode())]:
-                await ch_write(world, c, off, v)
-                model.write(c, off, v)
-            busy_answers += await submit(c, True, [e], outcome, op)
+            await self.one_entry_request(c, p)
         elif r < 0.8:
-            # Someone else's hart (or no hart) meddles with channel c: its
-            # writes are dropped, its submissions refused.
-            who = random.choice([h for h in range(HARTS) if h != c] + [STRANGER])
-            off = random.choice([ref.CH_TARGETS, ref.CH_LIST, ref.CH_COUNT, ref.CH_ENTRY, ref.CH_ERROR,
-                                 ref.CH_IRQ_PENDING, ref.CH_IRQ_ENABLE, ref.CH_SUBMIT, ref.CH_SUBMIT_ONE,
-                                 ref.CH_FAILED, ref.CH_ERRORS])
-            if off in (ref.CH_SUBMIT, ref.CH_SUBMIT_ONE):
-                got = await ch_read(world, c, off, source=who)
-                assert got == (1 << 64) - ref.ERR_FOREIGN, f"op {op}: hart {who}'s SUBMIT on channel {c}: {got:#x}"
-            else:
-                await ch_write(world, c, off, random.getrandbits(64), source=who)
-            model.foreign()
-            foreign_ops += 1
-            for off in (ref.CH_TARGETS, ref.CH_LIST, ref.CH_COUNT, ref.CH_ENTRY, ref.CH_STATUS, ref.CH_ERROR,
-                        ref.CH_ACKED, ref.CH_FAILED, ref.CH_IRQ_ENABLE, ref.CH_IRQ_PENDING, ref.CH_ERRORS):
-                got = await ch_read(world, c, off, source=who)   # others read 0
-                assert got == 0, f"op {op}: hart {who} read {got:#x} from channel {c}'s {off:#x}"
-            for off in (ref.CH_TARGETS, ref.CH_LIST, ref.CH_COUNT, ref.CH_ENTRY):
-                got = await ch_read(world, c, off)
-                assert got == model.readback(c, off), f"op {op}: hart {who} changed channel {c}'s {off:#x}"
-            assert await ch_read(world, c, ref.CH_IRQ_ENABLE) == int(irq_en[c])
-            # The owner reads half of SUBMIT or SUBMIT_ONE: nothing is
-            # submitted (the model's next answer checks that) and the half
-            # it reads is that half of -ERR_NARROW.
-            off = random.choice([ref.CH_SUBMIT, ref.CH_SUBMIT_ONE])
-            half = random.randrange(2)
-            ev = world.read(chan(c, off) + 4 * half, c, size=2)
-            await ev.wait()
-            got = ev.data >> (32 * half) & 0xFFFF_FFFF
-            want = ((1 << 64) - ref.ERR_NARROW) >> (32 * half) & 0xFFFF_FFFF
-            assert got == want, f"op {op}: a 32-bit read of channel {c}'s {off:#x} + {4 * half} answered {got:#x}"
+            await self.foreign_access(c)
         elif r < 0.88:
-            status, when = await ch_read_when(world, c, ref.CH_STATUS)
-            check.absorb()
-            done = regs.get(status, regs.CH_STATUS_DONE)
-            legal = check.status_states(c, when)
-            assert (done, regs.get(status, regs.CH_STATUS_ERROR)) in legal, \
-                f"op {op}: STATUS {status:#x} read in cycle {when}, legal (done, error) {legal}"
-            assert regs.get(status, regs.CH_STATUS_IDLE) == int(done == model.posted[c]), f"op {op}: STATUS {status:#x}"
+            await self.read_status(c)
         elif r < 0.93:
-            # Post-then-sync: wait until this channel is idle.
-            while not regs.get(await ch_read(world, c, ref.CH_STATUS), regs.CH_STATUS_IDLE):
-                check.absorb()
-            check.absorb()
-            assert model.status(c) >> 32 & 1, (f"op {op}: channel {c} idle before the model completed it: "
-                                               f"{check.match(world.finished[0]) if world.finished else 'no run seen'}")
+            await self.sync(c)
         elif r < 0.97:
-            await ch_write(world, c, ref.CH_ERROR, 0)
-            model.err_word[c] = 0
-            # Clear some of the sticky summary's bits, once the channel is
-            # idle (a completion in the cycle of the write would keep its bit).
-            while not regs.get(await ch_read(world, c, ref.CH_STATUS), regs.CH_STATUS_IDLE):
-                check.absorb()
-            for _ in range(STATUS_LAG + 2):
-                await RisingEdge(dut.clock)
-            check.absorb()
-            clear = random.getrandbits(16)
-            await ch_write(world, c, ref.CH_ERRORS, clear)
-            model.errors[c] &= ~clear
-        elif c not in narrowed:
+            await self.clear_errors(c)
+        elif c not in self.narrowed:
             # Firmware narrows channel c's limits for a while.
             base = MEM_BASE + 0x10_0000 + random.randrange(0, 0x400_0000, 0x1000)
-            await set_limits(c, random.randrange(1, 1 << HARTS), base, base + 0x400_0000)
-            narrowed[c] = op + random.randint(1, 30)
+            await self.set_limits(c, random.randrange(1, 1 << HARTS), base, base + 0x400_0000)
+            self.narrowed[c] = self.op + random.randint(1, 30)
 
-    # Drain everything, then compare all the state.
-    for c in range(HARTS):
-        while not regs.get(await ch_read(world, c, ref.CH_STATUS), regs.CH_STATUS_IDLE):
-            check.absorb()
-    for _ in range(50):
+    def bad_list(self, targets, count, list_addr):
+        """A request by list broken one way at random: (targets, count,
+        list address, whether its read ends in a bus error)."""
+        what = random.choice(["targets", "count", "align", "range", "bus"])
+        if what == "targets":
+            targets = random.choice([0, 1 << HARTS, 0xFF, 1 << 40 | 1])
+        elif what == "count":
+            count = random.choice([0, MAX_ENTRIES + 1, 1 << 16 | 1, 0xFFFF_FFFF])
+        elif what == "align":
+            list_addr += random.choice([1, 4])
+        elif what == "range":
+            list_addr = random.choice([0x1000, MEM_BASE + MEM_SIZE - 8 * max(count, 1) + 8,
+                                       1 << 40 | list_addr, 1 << 63 | list_addr | 4])
+        else:
+            list_addr = DENIED_BLOCKS.start + 8 * random.randrange(8)
+            return targets, count, list_addr, count <= self.ceiling
+        return targets, count, list_addr, False
+
+    async def list_request(self, c, p):
+        """A request by list; most are good."""
+        world, model, ceiling = self.world, self.model, self.ceiling
+        bad = random.random() < p["bad"]
+        targets = random.randrange(1, 1 << HARTS)
+        if self.long_lists:
+            count = random.randint(1, 300)
+        else:
+            count = random.randint(1, 12) if random.random() < 0.85 else random.randint(ceiling - 4, ceiling + 12)
+        entries = random_entries(count, allow_bad=bad)
+        list_addr = self.next_list + 8 * random.randrange(8)
+        self.next_list += 0x1000
+        if self.next_list > MEM_BASE + 0x0800_0000:
+            self.next_list = MEM_BASE + 0x10_0000
+        bus_error = False
+        if bad:
+            targets, count, list_addr, bus_error = self.bad_list(targets, count, list_addr)
+        outcome = ref.expected_outcome(entries[:count], ceiling, bus_error)
+        if outcome.exact is None or outcome.exact == [ref.FULL]:
+            targets = unique_full_targets(model, self.check.outcomes, targets)
+            if targets is None:
+                # Every mask is taken: send a plain request instead.
+                targets = random.randrange(1, 1 << HARTS)
+                count = random.randint(1, 8)
+                entries = random_entries(count, allow_bad=False)
+                list_addr = self.next_list - 0x1000
+                outcome = ref.expected_outcome(entries, ceiling, False)
+        for i, e in enumerate(entries[:count]):
+            world.mem[list_addr + 8 * i] = e.encode()
+        for off, v in [(ref.CH_TARGETS, targets), (ref.CH_LIST, list_addr), (ref.CH_COUNT, count)]:
+            await ch_write(world, c, off, v)
+            model.write(c, off, v)
+        if bad or random.random() < 0.1:
+            for off in (ref.CH_TARGETS, ref.CH_LIST, ref.CH_COUNT):
+                got = await ch_read(world, c, off)
+                want = model.readback(c, off)
+                assert got == want, f"op {self.op}: channel {c} register {off:#x} reads {got:#x}, want {want:#x}"
+        self.check.absorb()
+        self.busy_answers += await self.submit(c, False, entries[:count], outcome)
+
+    async def one_entry_request(self, c, p):
+        """A one-entry request in registers (SUBMIT_ONE), no list read."""
+        e = random_entry()
+        if random.random() < p["bad"]:
+            e = ref.Entry(random.choice([0, 1]), 3, 1, e.va, e.asid)
+        targets = random.randrange(1, 1 << HARTS)
+        outcome = ref.expected_outcome([e], self.ceiling)
+        if outcome.exact == [ref.FULL]:
+            targets = unique_full_targets(self.model, self.check.outcomes, targets)
+            if targets is None:
+                targets, e = random.randrange(1, 1 << HARTS), ref.Entry(0, 0, 1, e.va, e.asid)
+                outcome = ref.expected_outcome([e], self.ceiling)
+        for off, v in [(ref.CH_TARGETS, targets), (ref.CH_ENTRY, e.encode())]:
+            await ch_write(self.world, c, off, v)
+            self.model.write(c, off, v)
+        self.busy_answers += await self.submit(c, True, [e], outcome)
+
+    async def foreign_access(self, c):
+        """Someone else's hart (or no hart) meddles with channel c: its
+        writes are dropped, its submissions refused, its reads answer 0."""
+        world, model, op = self.world, self.model, self.op
+        who = random.choice([h for h in range(HARTS) if h != c] + [STRANGER])
+        off = random.choice([ref.CH_TARGETS, ref.CH_LIST, ref.CH_COUNT, ref.CH_ENTRY, ref.CH_ERROR,
+                             ref.CH_IRQ_PENDING, ref.CH_IRQ_ENABLE, ref.CH_SUBMIT, ref.CH_SUBMIT_ONE,
+                             ref.CH_FAILED, ref.CH_ERRORS])
+        if off in (ref.CH_SUBMIT, ref.CH_SUBMIT_ONE):
+            got = await ch_read(world, c, off, source=who)
+            assert got == (1 << 64) - ref.ERR_FOREIGN, f"op {op}: hart {who}'s SUBMIT on channel {c}: {got:#x}"
+        else:
+            await ch_write(world, c, off, random.getrandbits(64), source=who)
+        model.foreign()
+        self.foreign_ops += 1
+        for off in (ref.CH_TARGETS, ref.CH_LIST, ref.CH_COUNT, ref.CH_ENTRY, ref.CH_STATUS, ref.CH_ERROR,
+                    ref.CH_ACKED, ref.CH_FAILED, ref.CH_IRQ_ENABLE, ref.CH_IRQ_PENDING, ref.CH_ERRORS):
+            got = await ch_read(world, c, off, source=who)   # others read 0
+            assert got == 0, f"op {op}: hart {who} read {got:#x} from channel {c}'s {off:#x}"
+        for off in (ref.CH_TARGETS, ref.CH_LIST, ref.CH_COUNT, ref.CH_ENTRY):
+            got = await ch_read(world, c, off)
+            assert got == model.readback(c, off), f"op {op}: hart {who} changed channel {c}'s {off:#x}"
+        assert await ch_read(world, c, ref.CH_IRQ_ENABLE) == int(self.irq_en[c])
+        # The owner reads half of SUBMIT or SUBMIT_ONE: nothing is
+        # submitted (the model's next answer checks that) and the half
+        # it reads is that half of -ERR_NARROW.
+        off = random.choice([ref.CH_SUBMIT, ref.CH_SUBMIT_ONE])
+        half = random.randrange(2)
+        ev = world.read(chan(c, off) + 4 * half, c, size=2)
+        await ev.wait()
+        got = ev.data >> (32 * half) & 0xFFFF_FFFF
+        want = ((1 << 64) - ref.ERR_NARROW) >> (32 * half) & 0xFFFF_FFFF
+        assert got == want, f"op {op}: a 32-bit read of channel {c}'s {off:#x} + {4 * half} answered {got:#x}"
+
+    async def read_status(self, c):
+        status, when = await ch_read_when(self.world, c, ref.CH_STATUS)
+        self.check.absorb()
+        done = regs.get(status, regs.CH_STATUS_DONE)
+        legal = self.check.status_states(c, when)
+        assert (done, regs.get(status, regs.CH_STATUS_ERROR)) in legal, \
+            f"op {self.op}: STATUS {status:#x} read in cycle {when}, legal (done, error) {legal}"
+        assert regs.get(status, regs.CH_STATUS_IDLE) == int(done == self.model.posted[c]), \
+            f"op {self.op}: STATUS {status:#x}"
+
+    async def wait_idle(self, c):
+        while not regs.get(await ch_read(self.world, c, ref.CH_STATUS), regs.CH_STATUS_IDLE):
+            self.check.absorb()
+
+    async def sync(self, c):
+        """Post-then-sync: wait until this channel is idle."""
+        await self.wait_idle(c)
+        self.check.absorb()
+        world = self.world
+        assert self.model.status(c) >> 32 & 1, (
+            f"op {self.op}: channel {c} idle before the model completed it: "
+            f"{self.check.match(world.finished[0]) if world.finished else 'no run seen'}")
+
+    async def clear_errors(self, c):
+        await ch_write(self.world, c, ref.CH_ERROR, 0)
+        self.model.err_word[c] = 0
+        # Clear some of the sticky summary's bits, once the channel is
+        # idle (a completion in the cycle of the write would keep its bit).
+        await self.wait_idle(c)
+        for _ in range(STATUS_LAG + 2):
+            await RisingEdge(self.dut.clock)
+        self.check.absorb()
+        clear = random.getrandbits(16)
+        await ch_write(self.world, c, ref.CH_ERRORS, clear)
+        self.model.errors[c] &= ~clear
+
+    async def drain_and_compare(self):
+        """Drain everything, then compare all the state."""
+        dut, world, model, check = self.dut, self.world, self.model, self.check
+        for c in range(HARTS):
+            await self.wait_idle(c)
+        for _ in range(50):
+            await RisingEdge(dut.clock)
+        check.absorb(final=True)
+        assert not world.traces and not world.finished
+        assert all(not q for q in model.pending), "the unit went idle with requests the bench never saw run"
+        for c in range(HARTS):
+            assert await ch_read(world, c, ref.CH_STATUS) == model.status(c)
+            assert await ch_read(world, c, ref.CH_ERROR) == model.err_word[c], f"ERROR of channel {c}"
+            assert await ch_read(world, c, ref.CH_FAILED) == 0, f"FAILED of channel {c}"
+            assert await ch_read(world, c, ref.CH_ERRORS) == model.errors[c], f"ERRORS of channel {c}"
+        for off, key in [(ref.G_REQUESTS, "requests"), (ref.G_PAGES, "pages"), (ref.G_FALLBACKS, "fallbacks"),
+                         (ref.G_ERRORS, "errors"), (ref.G_FOREIGN, "foreign"), (ref.G_TIMEOUTS, "timeouts")]:
+            got = await reg_read(world, UNIT_BASE + off)
+            assert got == model.counters[key], f"counter {key}: {got}, model {model.counters[key]}"
+        entries = await reg_read(world, UNIT_BASE + ref.G_ENTRIES)
+        assert model.entries_lo <= entries <= model.entries_hi, f"CTR_ENTRIES {entries}"
         await RisingEdge(dut.clock)
-    check.absorb(final=True)
-    assert not world.traces and not world.finished
-    assert all(not q for q in model.pending), "the unit went idle with requests the bench never saw run"
-    for c in range(HARTS):
-        assert await ch_read(world, c, ref.CH_STATUS) == model.status(c)
-        assert await ch_read(world, c, ref.CH_ERROR) == model.err_word[c], f"ERROR of channel {c}"
-        assert await ch_read(world, c, ref.CH_FAILED) == 0, f"FAILED of channel {c}"
-        assert await ch_read(world, c, ref.CH_ERRORS) == model.errors[c], f"ERRORS of channel {c}"
-    for off, key in [(ref.G_REQUESTS, "requests"), (ref.G_PAGES, "pages"), (ref.G_FALLBACKS, "fallbacks"),
-                     (ref.G_ERRORS, "errors"), (ref.G_FOREIGN, "foreign"), (ref.G_TIMEOUTS, "timeouts")]:
-        got = await reg_read(world, UNIT_BASE + off)
-        assert got == model.counters[key], f"counter {key}: {got}, model {model.counters[key]}"
-    entries = await reg_read(world, UNIT_BASE + ref.G_ENTRIES)
-    assert model.entries_lo <= entries <= model.entries_hi, f"CTR_ENTRIES {entries}"
-    await RisingEdge(dut.clock)
-    await FallingEdge(dut.clock)
-    irq = val(dut, "irq")
-    for c in range(HARTS):
-        pend = await ch_read(world, c, ref.CH_IRQ_PENDING)
-        assert pend == int(model.posted[c] != first_ticket()), f"IRQ_PENDING of channel {c}"
-        assert (irq >> c) & 1 == int(irq_en[c] and pend), f"interrupt line of channel {c}"
-        await ch_write(world, c, ref.CH_IRQ_PENDING, 1)
-    await RisingEdge(dut.clock)
-    await FallingEdge(dut.clock)
-    assert val(dut, "irq") == 0
-    dut._log.info(f"{check.checked} requests checked (each exactly its documented expansion), "
-                  f"{model.counters['errors']} errors, {model.counters['fallbacks']} fallbacks, "
-                  f"{busy_answers} busy answers, {foreign_ops} foreign accesses, {world.cycle} cycles")
-    assert check.checked >= enough, f"too few requests ran for the bench to mean much ({op} operations)"
+        await FallingEdge(dut.clock)
+        irq = val(dut, "irq")
+        for c in range(HARTS):
+            pend = await ch_read(world, c, ref.CH_IRQ_PENDING)
+            assert pend == int(model.posted[c] != first_ticket()), f"IRQ_PENDING of channel {c}"
+            assert (irq >> c) & 1 == int(self.irq_en[c] and pend), f"interrupt line of channel {c}"
+            await ch_write(world, c, ref.CH_IRQ_PENDING, 1)
+        await RisingEdge(dut.clock)
+        await FallingEdge(dut.clock)
+        assert val(dut, "irq") == 0
+        dut._log.info(f"{check.checked} requests checked (each exactly its documented expansion), "
+                      f"{model.counters['errors']} errors, {model.counters['fallbacks']} fallbacks, "
+                      f"{self.busy_answers} busy answers, {self.foreign_ops} foreign accesses, {world.cycle} cycles")
+        assert check.checked >= self.enough, \
+            f"too few requests ran for the bench to mean much ({self.op} operations)"
+
+
+async def scenario(dut, n_ops, p, ceiling=CEILING, long_lists=False):
+    world = await start(dut, p)
+    await Scenario(dut, world, n_ops, ceiling, long_lists).run(p)
 
 
 @cocotb.test()
