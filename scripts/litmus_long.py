@@ -8,7 +8,8 @@ SoCs; on the 2-hart SoC the batched SBI extension and SBI RFENCE carried out
 by the unit and, under stock OpenSBI, over IPIs; RFENCE over IPIs on QEMU
 with 4 harts. Each run is judged against the reference models and written
 to build/results/litmus-<back end>.txt (a litmus7-style report), its log
-beside it. A back end fails when its run did not end with status 0 (on the
+beside it, and one row per back end to build/results/litmus-long.md
+(stamped; `make results PUBLISH=litmus-long` publishes it). A back end fails when its run did not end with status 0 (on the
 SoC that includes the co-simulation scoreboard's verdict: 71 for a
 violation, 72 for a run it could not trace), when the run did not finish
 its tests, or when the judge failed a test. Exits 1 if any back end failed.
@@ -25,7 +26,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests"), str(ROOT / "tests/litmus")]
 import sweep  # noqa: E402
 from harness import BUILD, model  # noqa: E402
-from judge import report  # noqa: E402
+from judge import report, tests as litmus_tests  # noqa: E402
+from results import tables  # noqa: E402
+from results.stamp import stamp  # noqa: E402
 
 BACKENDS = ("unit-4harts", "unit-2harts", "sbi-ext-2harts", "sbi-rfence-unit-2harts", "sbi-rfence-ipi-2harts",
             "qemu-rfence-ipi-4harts")
@@ -96,6 +99,26 @@ def verdict(name, status, log, schedules):
     return f"{failed} tests failed (report: {RESULTS / f'litmus-{name}.txt'})" if failed else None
 
 
+def summary(name, text, seconds):
+    """One row of litmus-long.md from a back end's report: tests failed of
+    those run, tests skipped (each for the reason its test file gives), the
+    weak outcomes never seen, the wall time."""
+    skipped = len(re.findall(r"^Test \S+: skipped", text, re.M))
+    m = re.search(r"^(\d+) tests failed; weak outcomes never seen: (\d+)((?:\n  .*)*)", text, re.M)
+    failed, unseen = (int(m[1]), [u.strip() for u in m[3].splitlines() if u.strip()]) if m else ("?", [])
+    return [name, f"{failed} of {len(litmus_tests()) - skipped}", skipped, "; ".join(unseen) or "none",
+            f"{seconds / 60:.0f} min"]
+
+
+def write_summary(rows, schedules, names):
+    command = "make litmus-long" + (f" SCHEDULES={schedules}" if schedules != 1000 else "") + \
+        (f" BACKENDS=\"{' '.join(names)}\"" if list(names) != list(BACKENDS) else "")
+    tables.write_fragment(RESULTS / "litmus-long.md", f"The litmus tests at {schedules:,} schedules",
+                          stamp(command, extra=f"; {schedules} schedules a test"),
+                          tables.markdown(["back end", "tests failed", "skipped", "weak outcomes never seen",
+                                           "wall"], rows))
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("schedules", nargs="?", default="1000", help="schedules a test (default 1000)")
@@ -113,7 +136,7 @@ def main(argv):
     jobs = {name: job(name, cmd) for name, cmd in commands(schedules, names).items()}
     print(f"==> litmus, {schedules} schedules a test, on {', '.join(names)}, through scripts/sweep.py", flush=True)
     results = sweep.run(list(jobs.values()), BUILD / "sweeps/litmus-long", opts)
-    failed = 0
+    failed, rows = 0, []
     for name in names:
         r = results[jobs[name].key()]
         log = RESULTS / f"litmus-{name}.log"
@@ -121,6 +144,10 @@ def main(argv):
         why = verdict(name, r["status"], log, schedules)
         print(f"    {name}: {why or 'passed'}", flush=True)
         failed += why is not None
+        judged = why is None or "tests failed" in why  # the run ended and its report was written
+        rows.append(summary(name, (RESULTS / f"litmus-{name}.txt").read_text(), r["seconds"]) if judged
+                    else [name, why, "-", "-", f"{r['seconds'] / 60:.0f} min"])
+    write_summary(rows, schedules, names)
     return 1 if failed else 0
 
 
