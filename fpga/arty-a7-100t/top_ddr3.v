@@ -14,12 +14,18 @@
 // ports for yosys. LEDs as in top.v, and led[3] lights until the
 // calibration completes instead of showing received bytes:
 //   led[0] heartbeat   led[1] passed   led[2] failed   led[3] DDR3 not calibrated
+// The debug module's JTAG port is on Pmod JA (arty_ddr3.xdc; docs/fpga.md,
+// "Debugging over JTAG"), its TCK a clock of its own.
 module arty_ddr3_top (
   input  wire        CLK100MHZ,
   input  wire        ck_rst,        // pressed = 0
   output wire [3:0]  led,
   output wire        uart_rxd_out,  // the FPGA's TX
   input  wire        uart_txd_in,   // the FPGA's RX
+  input  wire        jtag_tck,      // JA1
+  input  wire        jtag_tms,      // JA2
+  input  wire        jtag_tdi,      // JA3
+  output wire        jtag_tdo,      // JA4
   // DDR3L (MT41K128M16JT-125), pins placed by the MIG's constraints
   inout  wire [15:0] ddr3_dq,
   inout  wire [1:0]  ddr3_dqs_p,
@@ -120,6 +126,7 @@ module arty_ddr3_top (
     .clock(clk), .reset(reset),
     .uart_tx(uart_rxd_out), .uart_rx(uart_txd_in),
     .status_done(done), .status_passed(passed), .status_code(code),
+    .jtag_tck(jtag_tck), .jtag_tms(jtag_tms), .jtag_tdi(jtag_tdi), .jtag_tdo(jtag_tdo),
     .mem_aw_ready(s_awready), .mem_aw_valid(s_awvalid), .mem_aw_bits_id(s_awid),
     .mem_aw_bits_addr(s_awaddr), .mem_aw_bits_len(s_awlen), .mem_aw_bits_size(s_awsize),
     .mem_aw_bits_burst(s_awburst), .mem_aw_bits_lock(s_awlock), .mem_aw_bits_cache(s_awcache),

@@ -13,9 +13,9 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/../../scripts/lib.sh"
 BOARD="${1:-}"
 case "$BOARD" in
-  ulx3s) TOPMOD=ulx3s_top TOPS="$ROOT/fpga/ulx3s/top.v" DEFINES="" ;;
+  ulx3s) TOPMOD=ulx3s_top TOPS="$ROOT/fpga/ulx3s/top.v $ROOT/fpga/ulx3s/pll.v" DEFINES="" ;;
   ulx3s-sdram) TOPMOD=ulx3s_sdram_board DEFINES="-CFLAGS -DSDRAM -CFLAGS -DJTAG"
-               TOPS="$ROOT/fpga/ulx3s/top_sdram.v $ROOT/fpga/sim/sdr_sdram.sv $ROOT/fpga/sim/ulx3s_sdram_board.sv" ;;
+               TOPS="$ROOT/fpga/ulx3s/top_sdram.v $ROOT/fpga/ulx3s/pll.v $ROOT/fpga/sim/sdr_sdram.sv $ROOT/fpga/sim/ulx3s_sdram_board.sv" ;;
   *) die "usage: fpga/sim/build.sh ulx3s|ulx3s-sdram (the boards whose top is simulated), not '$BOARD'" ;;
 esac
 mapfile -t VERILOG < <(VERILOG_ONLY=1 "$ROOT/fpga/build.sh" "$BOARD")

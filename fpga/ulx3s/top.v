@@ -16,25 +16,10 @@ module ulx3s_top (
 );
   assign wifi_gpio0 = 1'b1;
 
-  // The core clock from the 25 MHz oscillator at the frequency Ulx3sConfig
-  // was elaborated for: fpga/build.sh reads it from the SoC's device tree
-  // and has fpga/ecp5_pll.py compute the dividers (as ecppll does) into
-  // pll_params.vh, refusing a frequency the PLL cannot make exactly. Feedback
-  // from CLKOP: CLKOP = 25 MHz / CLKI_DIV x CLKFB_DIV, with the VCO (CLKOP x
-  // CLKOP_DIV) within 400-800 MHz.
-`include "pll_params.vh"
+  // The core clock at the frequency Ulx3sConfig was elaborated for:
+  // fpga/build.sh reads it from the SoC's device tree (fpga/ulx3s/pll.v).
   wire clk, locked;
-  (* ICP_CURRENT = "12", LPF_RESISTOR = "8", MFG_ENABLE_FILTEROPAMP = "1", MFG_GMCREF_SEL = "2" *)
-  EHXPLLL #(
-    .PLLRST_ENA("DISABLED"), .INTFB_WAKE("DISABLED"), .STDBY_ENABLE("DISABLED"), .DPHASE_SOURCE("DISABLED"),
-    .OUTDIVIDER_MUXA("DIVA"), .OUTDIVIDER_MUXB("DIVB"), .OUTDIVIDER_MUXC("DIVC"), .OUTDIVIDER_MUXD("DIVD"),
-    .CLKI_DIV(PLL_CLKI_DIV), .CLKFB_DIV(PLL_CLKFB_DIV), .CLKOP_ENABLE("ENABLED"), .CLKOP_DIV(PLL_CLKOP_DIV),
-    .CLKOP_CPHASE(PLL_CLKOP_CPHASE), .CLKOP_FPHASE(0), .FEEDBK_PATH("CLKOP")
-  ) pll (
-    .RST(1'b0), .STDBY(1'b0), .CLKI(clk_25mhz), .CLKOP(clk), .CLKFB(clk), .CLKINTFB(),
-    .PHASESEL0(1'b0), .PHASESEL1(1'b0), .PHASEDIR(1'b1), .PHASESTEP(1'b1), .PHASELOADREG(1'b1),
-    .PLLWAKESYNC(1'b0), .ENCLKOP(1'b0), .LOCK(locked)
-  );
+  ulx3s_pll pll (.clk_25mhz(clk_25mhz), .clk(clk), .clk_shifted(), .locked(locked));
 
   // Reset: held until the button is let go and the clock is locked
   // (fpga/common/board_reset.v).

@@ -35,20 +35,8 @@ module ulx3s_sdram_top (
 
   // The core clock and the SDRAM's, from the dividers fpga/build.sh has
   // fpga/ecp5_pll.py compute for the config's clock (as in top.v).
-`include "pll_params.vh"
   wire clk, clk_sdram, locked;
-  (* ICP_CURRENT = "12", LPF_RESISTOR = "8", MFG_ENABLE_FILTEROPAMP = "1", MFG_GMCREF_SEL = "2" *)
-  EHXPLLL #(
-    .PLLRST_ENA("DISABLED"), .INTFB_WAKE("DISABLED"), .STDBY_ENABLE("DISABLED"), .DPHASE_SOURCE("DISABLED"),
-    .OUTDIVIDER_MUXA("DIVA"), .OUTDIVIDER_MUXB("DIVB"), .OUTDIVIDER_MUXC("DIVC"), .OUTDIVIDER_MUXD("DIVD"),
-    .CLKI_DIV(PLL_CLKI_DIV), .CLKFB_DIV(PLL_CLKFB_DIV), .CLKOP_ENABLE("ENABLED"), .CLKOP_DIV(PLL_CLKOP_DIV),
-    .CLKOP_CPHASE(PLL_CLKOP_CPHASE), .CLKOP_FPHASE(0), .CLKOS_ENABLE("ENABLED"), .CLKOS_DIV(PLL_CLKOS_DIV),
-    .CLKOS_CPHASE(PLL_CLKOS_CPHASE), .CLKOS_FPHASE(PLL_CLKOS_FPHASE), .FEEDBK_PATH("CLKOP")
-  ) pll (
-    .RST(1'b0), .STDBY(1'b0), .CLKI(clk_25mhz), .CLKOP(clk), .CLKOS(clk_sdram), .CLKFB(clk), .CLKINTFB(),
-    .PHASESEL0(1'b0), .PHASESEL1(1'b0), .PHASEDIR(1'b1), .PHASESTEP(1'b1), .PHASELOADREG(1'b1),
-    .PLLWAKESYNC(1'b0), .ENCLKOP(1'b0), .ENCLKOS(1'b0), .LOCK(locked)
-  );
+  ulx3s_pll pll (.clk_25mhz(clk_25mhz), .clk(clk), .clk_shifted(clk_sdram), .locked(locked));
   ODDRX1F sdram_clock (.D0(1'b1), .D1(1'b0), .SCLK(clk_sdram), .RST(1'b0), .Q(sdram_clk));
 
   // Reset: the controller's as top.v's; the SoC's until the chip is ready.

@@ -132,9 +132,11 @@ class WithMemoryOnBoard extends Config((site, here, up) => {
 
 /** The Arty with its 256 MiB of DDR3L as main memory: the memory port goes
   * out to the board top (fpga/arty-a7-100t/top_ddr3.v), which serves it
-  * with the MIG (mig.prj) through an AXI clock converter. Everything else
-  * as ArtyA7Config; OpenSBI and its payloads run as in simulation. */
+  * with the MIG (mig.prj) through an AXI clock converter; the debug
+  * module's JTAG port on Pmod JA (WithJtagDebug). Everything else as
+  * ArtyA7Config; OpenSBI and its payloads run as in simulation. */
 class ArtyA7Ddr3Config extends Config(
+  new WithJtagDebug ++
   new WithMemoryOnBoard ++
   new WithBoard(50000000, 1000000, 256 << 20) ++
   new Sim2HartConfig)

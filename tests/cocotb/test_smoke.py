@@ -8,13 +8,14 @@ from verilator_run import BUILD, ROOT, failed_tests, run
 
 HEARTBEAT_BIT = 8  # a blink every 512 cycles, not 2^24
 SOURCES = [ROOT / "fpga/sim/ecp5_stubs.v", ROOT / "fpga/common/board_reset.v", ROOT / "fpga/common/uart_echo.v",
-           ROOT / "fpga/ulx3s/smoke.v"]
+           ROOT / "fpga/ulx3s/pll.v", ROOT / "fpga/ulx3s/smoke.v"]
 
 
 def bench(name, env=None):
     build = BUILD / "cocotb" / "smoke"
     build.mkdir(parents=True, exist_ok=True)
-    pll = subprocess.run(["python3", ROOT / "fpga/ecp5_pll.py", "25000000", "25000000"], check=True,
+    pll = subprocess.run(["python3", ROOT / "fpga/ecp5_pll.py", "25000000", "25000000", "--clkos", "25000000:90"],
+                         check=True,
                          capture_output=True, text=True).stdout
     (build / "pll_params.vh").write_text(pll)
     return run(build, SOURCES, "ulx3s_smoke", "smoke_tb", test_dir=build / f"run-{name}",
