@@ -228,6 +228,7 @@ def summary(rows, harts_list, stamp_line):
         out += accounting(mine, h)
         if "limit" in {r["config"] for r in mine}:
             out += gaps(samples)
+            out += shortfall(mine, h)
         out += ["", f"Runs that did not pass on {h} harts: {sum(lost.values())}"
                 + (f" ({', '.join(f'{c}: {n}' for c, n in sorted(lost.items()))})" if lost else "") + ".", ""]
     return "\n".join(out)
@@ -284,6 +285,41 @@ def gaps(samples):
             ci = "" if g.ci_low != g.ci_low else f" [{g.ci_low:.2f}, {g.ci_high:.2f}]"
             table.append([bench, config, ("-" if g.share != g.share else f"{g.share:.2f}") + ci])
     return out + tables.markdown(["benchmark", "config", "share [95% CI]"], table)
+
+
+def shortfall(rows, harts):
+    """Where each configuration's cycles above the limit's go, a loop at a
+    time: the medians of all harts' cycles a loop (harts x the phase's
+    cycles / its loops), of the M-mode cycles and of the port's wait a
+    loop, against the limit's; what the M-mode and wait differences leave
+    is the rest (the targets' side: the agents' flushes and the refills
+    after them, which no counter here sees)."""
+    per_loop = {}
+    for r in rows:
+        bench = is_bench(r["phase"])
+        if r["status"] != 0 or not bench or bench[0] not in LIMIT_BENCHES or not r["value"]:
+            continue
+        loops = r["value"] * r["cycles"] / 1e6
+        got = per_loop.setdefault((r["phase"], r["config"]), {"all": [], "mmode": [], "wait": []})
+        got["all"].append(harts * r["cycles"] / loops)
+        for key, col in (("mmode", "mmode_cycles"), ("wait", "wait_cycles")):
+            got[key].append((r.get(col) or 0) / loops)
+    med = lambda phase, config, key: statistics.median(per_loop[(phase, config)][key])
+    table = []
+    for phase, config in sorted(per_loop):
+        if config not in ("port-rfence", "unit") or (phase, "limit") not in per_loop:
+            continue
+        extra = {k: med(phase, config, k) - med(phase, "limit", k) for k in ("all", "mmode", "wait")}
+        rest = extra["all"] - extra["mmode"] - extra["wait"]
+        table.append([phase, config, f"{med(phase, config, 'all'):,.0f}", f"{med(phase, 'limit', 'all'):,.0f}",
+                      f"{extra['all']:+,.0f}", f"{extra['mmode']:+,.0f}", f"{extra['wait']:+,.0f}", f"{rest:+,.0f}"])
+    if not table:
+        return []
+    return ["", "Where the cycles above the limit go, a loop at a time (medians; all harts' cycles): the "
+            "configuration's and the limit's cycles a loop, the difference, and of it the firmware's (M-mode), "
+            "the port's wait for its requests, and the rest (the targets' side: the agents' flushes and the "
+            "refills after them, which no counter here sees):", ""] + tables.markdown(
+        ["benchmark", "config", "cycles a loop", "limit's", "above the limit", "M-mode", "wait", "rest"], table)
 
 
 def plot(rows, png):

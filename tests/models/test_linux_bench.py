@@ -108,3 +108,17 @@ def test_no_gap_where_the_limit_is_not_a_bound(tmp_path):
     gap = text[text.index("Share of the gap"):]
     assert re.search(r"^\| tlb-flush2-1p \| unit \| 0\.50 ", gap, re.M), gap
     assert "| fork-4p |" not in gap and "| fork-1p |" not in gap, gap
+
+
+def test_shortfall_splits_the_cycles_above_the_limit(tmp_path):
+    """The unit at 190 loops per M-cycle against the limit's 200, with
+    38,000 more M-mode cycles in its phase: 2 harts x 2 M cycles over 380
+    loops is 10,526 cycles a loop against 10,000; 100 of the 526 are the
+    firmware's, 426 the rest."""
+    rows = []
+    for config, loops, mm in (("stock", 100, 0), ("unit", 190, 38_000), ("limit", 200, 0)):
+        out, err = child(2_000_000, loops=loops)
+        out = out.replace("mmode 1500 1300", f"mmode {1500 + mm} 1300")
+        rows += linux_bench.samples_of(config, 2, job((out, err)), tmp_path)
+    text = linux_bench.summary(rows, [2], "stamped")
+    assert re.search(r"^\| tlb-flush2-1p \| unit \| 10,526 \| 10,000 \| \+526 \| \+100 \| \+0 \| \+426 \|$", text, re.M), text
