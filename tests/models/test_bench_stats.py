@@ -4,14 +4,10 @@ no significant p; a 10% slower configuration has an interval that excludes
 1 and a small p; Holm's adjustment matches its textbook example; failed
 runs are counted, not dropped; too few samples give no interval."""
 import math
-import sys
 
 import numpy as np
 
-from harness import ROOT
-
-sys.path.insert(0, str(ROOT / "scripts"))
-from results import stats  # noqa: E402
+from results import stats
 
 
 def draw(seed, scale, n=12):

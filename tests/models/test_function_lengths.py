@@ -7,8 +7,7 @@ import sys
 
 from harness import ROOT
 
-sys.path.insert(0, str(ROOT / "scripts"))
-import function_lengths  # noqa: E402
+import function_lengths
 
 LIMIT = 150
 WAITING = {

@@ -6,12 +6,8 @@ never reached the snapshot are each counted as a run that gave no sample,
 never dropped; the summary's ratio and the share of the stock-to-limit gap
 come out as the samples say."""
 import re
-import sys
 
-from harness import ROOT
-
-sys.path.insert(0, str(ROOT / "scripts"))
-import linux_bench  # noqa: E402
+import linux_bench
 
 PARENT = "[      1000 msip 0 0 mmode 900 900] init: running on cpus 0-1\n"
 

@@ -10,8 +10,7 @@ import pytest
 
 from harness import ROOT
 
-sys.path.insert(0, str(ROOT / "scripts"))
-from results import page, tables  # noqa: E402
+from results import page, tables
 
 
 def test_the_committed_page_is_what_the_fragments_make():

@@ -2,12 +2,10 @@
 the last commit that changed the inputs (not a later one elsewhere) and
 says when the work tree differs from it there."""
 import subprocess
-import sys
 
 from harness import ROOT
 
-sys.path.insert(0, str(ROOT / "scripts"))
-from results import stamp  # noqa: E402
+from results import stamp
 
 
 def test_the_stamp_names_the_inputs_commit(tmp_path, monkeypatch):

@@ -1,11 +1,6 @@
 """scripts/results/tables.py, which the table writers share: a CSV round
 trip, a Markdown table, and aligned text with numbers to the right."""
-import sys
-
-from harness import ROOT
-
-sys.path.insert(0, str(ROOT / "scripts"))
-from results import tables  # noqa: E402
+from results import tables
 
 
 def test_csv_round_trip_leaves_out_unknown_keys(tmp_path):

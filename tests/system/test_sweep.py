@@ -15,8 +15,7 @@ import pytest
 
 from harness import ROOT, model, program, sim_summary
 
-sys.path.insert(0, str(ROOT / "scripts"))
-import sweep  # noqa: E402
+import sweep
 
 LATENCIES = (20, 30, 40, 50)
 
