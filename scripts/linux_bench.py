@@ -183,8 +183,7 @@ def samples_of(config, harts, result, logs):
             row = {**failed, "phase": r["phase"], "cycles": r["cycles"], "value": r["cycles"],
                    "shootdown_ipis": r.get("shootdown_ipis"), "mmode_cycles": r.get("mmode_cycles"),
                    "requests": r.get("requests"), "direct": r.get("direct"),
-                   "wait_cycles": None if r.get("wait_ticks") is None else
-                   r["wait_ticks"] * linux_demo_table.CYCLES_PER_TICK}
+                   "wait_cycles": linux_demo_table.wait_cycles(r)}
             bench = is_bench(r["phase"])
             if bench:
                 if bench not in loops:  # its data line is missing: no result

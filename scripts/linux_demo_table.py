@@ -37,7 +37,7 @@ STAMP = re.compile(r"^\[\s*(\d+) msip ([\d ]+?)(?: mmode ([\d ]+))?\] (.*)$")
 RECLAIM = re.compile(r"reclaim: .*: (\d+) pages scanned, (\d+) file refaults, (\d+) pages to swap")
 NAME = re.compile(r"linux-demo-(\d+)-([a-z0-9-]+)\.log$")
 FIELDS = ["harts", "kernel", "phase", "cycles", "msip", "mmode_cycles", "linux_ipis", "shootdown_ipis",
-          "sbi_rfence_calls", "sbi_fence_calls", "requests", "direct", "entries", "wait_ticks", "whole_space", "errors", "sbi_rfence", "batches",
+          "sbi_rfence_calls", "sbi_fence_calls", "requests", "direct", "entries", "wait_cycles", "wait_ticks", "whole_space", "errors", "sbi_rfence", "batches",
           "pending_requests", "pending_none", "pending_whole", "young_requests", "young_pages",
           "scanned", "refaults", "swapped"]
 
@@ -95,9 +95,18 @@ def cell(v):
     return "-" if v is None else str(v)
 
 
-# The kernel times its waits with get_cycles(), the timer: on the SoC mtime
-# ticks once every 100 cycles (WithTimebase in hw/configs/Configs.scala).
+# The kernel counts its waits in cycles (wait_cycles, the hart's cycle
+# counter). Kernels before 2026-11-28 counted timer ticks (wait_ticks,
+# get_cycles()), and on the SoC mtime ticks once every 100 cycles
+# (WithTimebase in hw/configs/Configs.scala); their logs read the same.
 CYCLES_PER_TICK = 100
+
+
+def wait_cycles(row):
+    """The cycles a phase's requests waited, from either counter, or None."""
+    if row.get("wait_cycles") is not None:
+        return int(row["wait_cycles"])
+    return None if row.get("wait_ticks") is None else int(row["wait_ticks"]) * CYCLES_PER_TICK
 
 
 def share(harts, row, cycles):
@@ -110,7 +119,7 @@ def share(harts, row, cycles):
 def wait_share(harts, row):
     """The port's wait for its requests as a share of every hart's cycles
     in the phase (targets spend nothing: the unit does not trap them)."""
-    return share(harts, row, None if row.get("wait_ticks") is None else row["wait_ticks"] * CYCLES_PER_TICK)
+    return share(harts, row, wait_cycles(row))
 
 
 def mmode_share(harts, row):

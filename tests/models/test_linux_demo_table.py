@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+import linux_demo_table
 from harness import ROOT
 
 SCRIPT = ROOT / "scripts/linux_demo_table.py"
@@ -82,3 +83,12 @@ def test_a_mutant_pair_gets_its_own_files(tmp_path):
 def test_bad_logs_are_refused(tmp_path, logs, message):
     r = make(tmp_path, logs)
     assert r.returncode == 1 and message in r.stderr, r.stderr
+
+
+def test_wait_in_cycles_or_in_timer_ticks():
+    """Kernels count their waits in cycles (wait_cycles); the logs of older
+    ones in timer ticks of 100 cycles (wait_ticks) read the same."""
+    assert linux_demo_table.wait_cycles({"wait_cycles": 627}) == 627
+    assert linux_demo_table.wait_cycles({"wait_ticks": 5}) == 500
+    assert linux_demo_table.wait_cycles({}) is None
+    assert linux_demo_table.wait_share(2, {"cycles": 1000, "wait_cycles": 500}) == "25.00%"
