@@ -142,8 +142,9 @@ def main(argv):
     ap.add_argument("--check", action="store_true")
     opts = ap.parse_args(argv)
     try:
-        if unlisted():
-            sys.exit(f"results: fragments no section of scripts/results/page.py takes: {', '.join(unlisted())}")
+        extra = unlisted()
+        if extra:
+            sys.exit(f"results: fragments no section of scripts/results/page.py takes: {', '.join(extra)}")
         if opts.check:
             if PAGE.read_text() != render():
                 sys.exit(f"results: {PAGE.relative_to(ROOT)} is not what docs/results/ makes: run `make results`")
