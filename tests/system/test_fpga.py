@@ -114,7 +114,8 @@ def test_the_ulx3s_pll_comes_from_the_clock_its_soc_was_elaborated_for(tmp_path)
     hz = subprocess.run([sys.executable, str(pll), "--clock-of", str(tmp_path / "soc.dts")],
                         capture_output=True, text=True, check=True).stdout.strip()
     assert hz == "25000000", hz
-    vh = subprocess.run([sys.executable, str(pll), "25000000", hz], capture_output=True, text=True, check=True).stdout
+    vh = subprocess.run([sys.executable, str(pll), "25000000", hz, "--clkos", f"{hz}:90"],  # as fpga/build.sh
+                        capture_output=True, text=True, check=True).stdout
     (tmp_path / "pll_params.vh").write_text(vh)
     assert "PLL_CLKOP_DIV = 24;" in vh and "PLL_CLKFB_DIV = 1;" in vh, vh
     stub = "module FpgaTop(" + ", ".join(f"{d} {n}" for d, n in (
@@ -122,7 +123,7 @@ def test_the_ulx3s_pll_comes_from_the_clock_its_soc_was_elaborated_for(tmp_path)
         ("output", "status_passed"), ("output [15:0]", "status_code"))) + ");\nendmodule\n"
     (tmp_path / "stub.v").write_text(stub)
     r = subprocess.run(["yosys", "-q", "-p", f"read_verilog -lib +/ecp5/cells_bb.v; read_verilog -lib {tmp_path}/stub.v; "
-                        f"read_verilog -I{tmp_path} {ROOT}/fpga/ulx3s/top.v {ROOT}/fpga/common/board_reset.v; "
+                        f"read_verilog -I{tmp_path} {ROOT}/fpga/ulx3s/top.v {ROOT}/fpga/ulx3s/pll.v {ROOT}/fpga/common/board_reset.v; "
                         "hierarchy -check -top ulx3s_top"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     off = subprocess.run([sys.executable, str(pll), "25000000", "33000000"], capture_output=True, text=True)
