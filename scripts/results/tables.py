@@ -2,6 +2,8 @@
 a header, and rows laid out as a Markdown table (the generated .md files)
 or as aligned text (what a script prints)."""
 import csv
+import pathlib
+import re
 
 
 def read_csv(path):
@@ -55,6 +57,23 @@ def write_fragment(path, title, stamp_line, body):
     where), then `body`, a list of lines."""
     with open(path, "w") as f:
         f.write("\n".join([f"# {title}", "", stamp_line, "", *body]) + "\n")
+
+
+STAMP = re.compile(r"^`[^`]+`: ")
+
+
+def read_fragment(path):
+    """(title, stamp line, body lines) of a fragment write_fragment wrote,
+    None if there is none at `path`; a file that does not start "# title",
+    blank, stamp line is an error (ValueError)."""
+    path = pathlib.Path(path)
+    if not path.exists():
+        return None
+    lines = path.read_text().splitlines()
+    if len(lines) < 3 or not lines[0].startswith("# ") or lines[1] or not STAMP.match(lines[2]):
+        raise ValueError(f"{path}: not a result fragment (wanted '# title', a blank line, then the stamp line "
+                         "'`command`: ...' that scripts/results/stamp.py writes)")
+    return lines[0][2:], lines[2], lines[3:]
 
 
 def code(text_block):

@@ -26,17 +26,17 @@ def results(tmp_path):
 
 
 def test_a_changed_figure_makes_another_page(results):
-    assert page.render(results) == (ROOT / "docs/results.md").read_text()
+    assert page.render(page.fragments(results), results) == (ROOT / "docs/results.md").read_text()
     name = next(n for n, _, _ in page.SECTIONS if (results / f"{n}.md").exists())
     frag = results / f"{name}.md"
     frag.write_text(frag.read_text() + "| one more row |\n")
-    assert page.render(results) != (ROOT / "docs/results.md").read_text()
+    assert page.render(page.fragments(results), results) != (ROOT / "docs/results.md").read_text()
 
 
 def test_a_fragment_without_its_stamp_is_refused(results):
     tables.write_fragment(results / "demo.md", "A table", "measured by hand", ["| 1 |"])
     with pytest.raises(ValueError, match="not a result fragment"):
-        page.render(results)
+        page.render(page.fragments(results), results)
 
 
 def test_a_fragment_no_section_takes_is_named(results):
@@ -47,6 +47,6 @@ def test_a_fragment_no_section_takes_is_named(results):
 def test_a_fragment_from_a_writer_is_taken_whole(results):
     tables.write_fragment(results / "sim-speed.md", "Speed", "`make bench-sim`: inputs as of abc1234; 2026-01-01",
                           ["## detail", "x"])
-    text = page.render(results)
+    text = page.render(page.fragments(results), results)
     assert "| [Speed](#speed) | `make bench-sim` | abc1234 | 2026-01-01 |" in text
     assert "\n### detail\nx\n" in text  # its headings one level down
