@@ -128,7 +128,7 @@ fi
 # 0.70 loses the register on its read address and builds the 256 KiB from
 # LUT RAM (33,526 TRELLIS_DPR16X4) instead of 128 block RAMs.
 step "yosys $SYNTH ($([ "$SOC" = 1 ] && echo "5-10 min" || echo "seconds"), one core)"
-BOARD_SOURCES=("$ROOT/fpga/$DIR/$TOPV" "$ROOT/fpga/common/board_reset.v")
+BOARD_SOURCES=("$ROOT/fpga/$DIR/$TOPV" "$ROOT/fpga/common/board_reset.v" "$ROOT/fpga/common/status_leds.v")
 [ "$FAMILY" != ecp5 ] || BOARD_SOURCES+=("$ROOT/fpga/ulx3s/pll.v")
 SOURCES=$(for f in "${SOC_SOURCES[@]}" $GENERATED "${BOARD_SOURCES[@]}"; do wasm "$f"; done | tr '\n' ' ')
 READ_LIBS=$(for f in $LIBS; do echo "read_verilog -lib $(wasm "$ROOT/fpga/$DIR/$f");"; done)

@@ -25,7 +25,7 @@ create_project -in_memory -part $part
 # Sources: the SoC (every Verilog file of the elaboration), the board top,
 # and with DDR3 the IP cores.
 read_verilog [glob -directory $vdir *.v]
-read_verilog [list $here/[expr {$ddr3 ? "top_ddr3.v" : "top.v"}] $here/../common/board_reset.v]
+read_verilog [list $here/[expr {$ddr3 ? "top_ddr3.v" : "top.v"}] $here/../common/board_reset.v $here/../common/status_leds.v]
 read_xdc $here/arty.xdc
 if {$ddr3} {
   read_xdc $here/arty_ddr3.xdc

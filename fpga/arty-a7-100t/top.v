@@ -39,11 +39,8 @@ module arty_top (
     .status_done(done), .status_passed(passed), .status_code(code)
   );
 
-  reg [24:0] beat = 25'd0;
+  status_leds #(.BEAT_BIT(24)) status (.clk(clk), .reset(reset), .done(done), .passed(passed), .led(led[2:0]));
   reg [22:0] heard = 23'd0;  // stretched: about 0.17 s after each start bit
-  always @(posedge clk) begin
-    if (!reset) beat <= beat + 25'd1;
-    heard <= !uart_txd_in ? ~23'd0 : heard - (|heard);
-  end
-  assign led = {|heard, done && !passed, passed, beat[24]};
+  always @(posedge clk) heard <= !uart_txd_in ? ~23'd0 : heard - (|heard);
+  assign led[3] = |heard;
 endmodule

@@ -170,7 +170,6 @@ module arty_ddr3_top (
     .m_axi_rvalid(m_rvalid), .m_axi_rready(m_rready)
   );
 
-  reg [24:0] beat = 25'd0;
-  always @(posedge clk) if (!reset) beat <= beat + 25'd1;
-  assign led = {~calib_sync[1], done && !passed, passed, beat[24]};
+  status_leds #(.BEAT_BIT(24)) status (.clk(clk), .reset(reset), .done(done), .passed(passed), .led(led[2:0]));
+  assign led[3] = ~calib_sync[1];
 endmodule

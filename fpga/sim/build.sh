@@ -41,7 +41,8 @@ run_logged "$BUILD/logs/board-sim-$BOARD.log" verilator --cc --exe --build --no-
   -Wno-style -O3 --x-assign fast --x-initial fast --noassert +define+SYNTHESIS --top-module "$TOPMOD" \
   -I"$OUT.tmp" -Mdir "$OUT.tmp/obj" -o "$OUT.tmp/board-sim" -j "$(nproc)" \
   -CFLAGS "-std=c++17 -I$ROOT/sim -I$OUT.tmp" $DEFINES \
-  "$ROOT/fpga/sim/ecp5_stubs.v" "$ROOT/fpga/common/board_reset.v" $TOPS $VFILES "${GENERATED[@]}" \
+  "$ROOT/fpga/sim/ecp5_stubs.v" "$ROOT/fpga/common/board_reset.v" "$ROOT/fpga/common/status_leds.v" $TOPS \
+  $VFILES "${GENERATED[@]}" \
   "$ROOT/fpga/sim/board_main.cpp" "$ROOT/fpga/sim/jtag_bitbang.cpp" "$ROOT/sim/uart_bridge.cpp"
 rm -rf "$OUT.tmp/obj"
 rm -rf "$OUT" && mv "$OUT.tmp" "$OUT"

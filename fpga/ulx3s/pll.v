@@ -25,3 +25,17 @@ module ulx3s_pll (
     .PLLWAKESYNC(1'b0), .ENCLKOP(1'b0), .ENCLKOS(1'b0), .LOCK(locked)
   );
 endmodule
+
+// The ULX3S tops' clock and reset: ulx3s_pll's clocks, and a reset held
+// until FIRE1 is let go and the PLL is locked (fpga/common/board_reset.v).
+module ulx3s_clock_reset (
+  input  wire clk_25mhz,
+  input  wire button,      // btn[1] FIRE1, pressed = 1
+  output wire clk,
+  output wire clk_shifted,
+  output wire reset
+);
+  wire locked;
+  ulx3s_pll pll (.clk_25mhz(clk_25mhz), .clk(clk), .clk_shifted(clk_shifted), .locked(locked));
+  board_reset board_reset (.clk(clk), .reset_in(button | ~locked), .reset(reset));
+endmodule

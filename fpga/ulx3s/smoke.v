@@ -20,11 +20,8 @@ module ulx3s_smoke #(
 );
   assign wifi_gpio0 = 1'b1;
 
-  wire clk, locked;
-  ulx3s_pll pll (.clk_25mhz(clk_25mhz), .clk(clk), .clk_shifted(), .locked(locked));
-
-  wire reset;
-  board_reset board_reset (.clk(clk), .reset_in(btn[1] | ~locked), .reset(reset));
+  wire clk, reset;
+  ulx3s_clock_reset clock_reset (.clk_25mhz(clk_25mhz), .button(btn[1]), .clk(clk), .clk_shifted(), .reset(reset));
 
   wire heard, framing;
   wire [7:0] last;

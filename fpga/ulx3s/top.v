@@ -16,15 +16,11 @@ module ulx3s_top (
 );
   assign wifi_gpio0 = 1'b1;
 
-  // The core clock at the frequency Ulx3sConfig was elaborated for:
-  // fpga/build.sh reads it from the SoC's device tree (fpga/ulx3s/pll.v).
-  wire clk, locked;
-  ulx3s_pll pll (.clk_25mhz(clk_25mhz), .clk(clk), .clk_shifted(), .locked(locked));
-
-  // Reset: held until the button is let go and the clock is locked
-  // (fpga/common/board_reset.v).
-  wire reset;
-  board_reset board_reset (.clk(clk), .reset_in(btn[1] | ~locked), .reset(reset));
+  // The core clock at the frequency Ulx3sConfig was elaborated for
+  // (fpga/build.sh reads it from the SoC's device tree) and the reset
+  // (fpga/ulx3s/pll.v).
+  wire clk, reset;
+  ulx3s_clock_reset clock_reset (.clk_25mhz(clk_25mhz), .button(btn[1]), .clk(clk), .clk_shifted(), .reset(reset));
 
   wire done, passed;
   wire [15:0] code;
@@ -34,7 +30,6 @@ module ulx3s_top (
     .status_done(done), .status_passed(passed), .status_code(code)
   );
 
-  reg [23:0] beat = 24'd0;
-  always @(posedge clk) if (!reset) beat <= beat + 24'd1;
-  assign led = {done && !passed ? code[4:0] : 5'd0, done && !passed, passed, beat[23]};
+  status_leds #(.BEAT_BIT(23)) status (.clk(clk), .reset(reset), .done(done), .passed(passed), .led(led[2:0]));
+  assign led[7:3] = done && !passed ? code[4:0] : 5'd0;
 endmodule

@@ -34,14 +34,12 @@ module ulx3s_sdram_top (
   assign wifi_gpio0 = 1'b1;
 
   // The core clock and the SDRAM's, from the dividers fpga/build.sh has
-  // fpga/ecp5_pll.py compute for the config's clock (as in top.v).
-  wire clk, clk_sdram, locked;
-  ulx3s_pll pll (.clk_25mhz(clk_25mhz), .clk(clk), .clk_shifted(clk_sdram), .locked(locked));
+  // fpga/ecp5_pll.py compute for the config's clock, and the controller's
+  // reset (as top.v's); the SoC's is held until the chip is ready.
+  wire clk, clk_sdram, reset, init_done;
+  ulx3s_clock_reset clock_reset (.clk_25mhz(clk_25mhz), .button(btn[1]), .clk(clk), .clk_shifted(clk_sdram),
+                                 .reset(reset));
   ODDRX1F sdram_clock (.D0(1'b1), .D1(1'b0), .SCLK(clk_sdram), .RST(1'b0), .Q(sdram_clk));
-
-  // Reset: the controller's as top.v's; the SoC's until the chip is ready.
-  wire reset, init_done;
-  board_reset board_reset (.clk(clk), .reset_in(btn[1] | ~locked), .reset(reset));
   reg soc_reset = 1'b1;
   always @(posedge clk) soc_reset <= reset | ~init_done;
 
@@ -90,7 +88,6 @@ module ulx3s_sdram_top (
     .sdram_ras_n(sdram_rasn), .sdram_cas_n(sdram_casn), .sdram_we_n(sdram_wen), .sdram_dm(sdram_dqm),
     .dq_o(dq_o), .dq_oe(dq_oe), .dq_i(sdram_d));
 
-  reg [23:0] beat = 24'd0;
-  always @(posedge clk) if (!reset) beat <= beat + 24'd1;
-  assign led = {done && !passed ? code[4:0] : 5'd0, done && !passed, passed, beat[23]};
+  status_leds #(.BEAT_BIT(23)) status (.clk(clk), .reset(reset), .done(done), .passed(passed), .led(led[2:0]));
+  assign led[7:3] = done && !passed ? code[4:0] : 5'd0;
 endmodule

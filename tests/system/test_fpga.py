@@ -123,7 +123,8 @@ def test_the_ulx3s_pll_comes_from_the_clock_its_soc_was_elaborated_for(tmp_path)
         ("output", "status_passed"), ("output [15:0]", "status_code"))) + ");\nendmodule\n"
     (tmp_path / "stub.v").write_text(stub)
     r = subprocess.run(["yosys", "-q", "-p", f"read_verilog -lib +/ecp5/cells_bb.v; read_verilog -lib {tmp_path}/stub.v; "
-                        f"read_verilog -I{tmp_path} {ROOT}/fpga/ulx3s/top.v {ROOT}/fpga/ulx3s/pll.v {ROOT}/fpga/common/board_reset.v; "
+                        f"read_verilog -I{tmp_path} {ROOT}/fpga/ulx3s/top.v {ROOT}/fpga/ulx3s/pll.v {ROOT}/fpga/common/board_reset.v "
+                        f"{ROOT}/fpga/common/status_leds.v; "
                         "hierarchy -check -top ulx3s_top"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     off = subprocess.run([sys.executable, str(pll), "25000000", "33000000"], capture_output=True, text=True)
