@@ -182,6 +182,7 @@ def samples_of(config, harts, result, logs):
                 continue
             row = {**failed, "phase": r["phase"], "cycles": r["cycles"], "value": r["cycles"],
                    "shootdown_ipis": r.get("shootdown_ipis"), "mmode_cycles": r.get("mmode_cycles"),
+                   "held_cycles": r.get("held_cycles"), "walk_cycles": r.get("walk_cycles"),
                    "requests": r.get("requests"), "direct": r.get("direct"),
                    "wait_cycles": linux_demo_table.wait_cycles(r)}
             bench = is_bench(r["phase"])
@@ -241,11 +242,16 @@ def median_of(rows, key):
 def accounting(rows, harts):
     """Where each configuration's cycles go, medians over its samples:
     shootdown IPIs (the harness's machine software interrupts less the
-    kernel's own IPIs), the harts' M-mode cycles and the port's wait for its
-    requests, each as a share of every hart's cycles in the phase."""
+    kernel's own IPIs), the harts' M-mode cycles, the port's wait for its
+    requests, the cycles the flush agents held their cores and the page
+    walkers' busy cycles, each as a share of every hart's cycles in the
+    phase."""
     out = ["", "Where the cycles go (medians): shootdown IPIs; M-mode = all harts' cycles in the firmware, "
-           "wait = the port's CPUs waiting for their requests, each a share of all harts' cycles; for useonce "
-           "the pages reclaimed (the cgroup's pgsteal) and the phase's cycles per page reclaimed.", ""]
+           "wait = the port's CPUs waiting for their requests, held = the cycles the flush agents kept their "
+           "cores off the D$ (the unit's direct cost to a target), walks = the page walkers' busy cycles "
+           "(refills), each a share of all harts' cycles (the harness counts held and walks; a log from an "
+           "older model has neither: -); for useonce the pages reclaimed (the cgroup's pgsteal) and the "
+           "phase's cycles per page reclaimed.", ""]
     table = []
     groups = {}
     for r in rows:
@@ -254,18 +260,18 @@ def accounting(rows, harts):
     for (phase, config), rs in sorted(groups.items()):
         ipis = median_of(rs, "shootdown_ipis")
         cells = []
-        for key in ("mmode_cycles", "wait_cycles"):
+        for key in ("mmode_cycles", "wait_cycles", "held_cycles", "walk_cycles"):
             shares = [r[key] / (harts * r["cycles"]) for r in rs if r.get(key) is not None and r["cycles"]]
             cells.append(f"{100 * statistics.median(shares):.2f}%" if shares else "-")
         reclaimed = median_of(rs, "reclaimed")
         per_page = [r["cycles"] / r["reclaimed"] for r in rs if r.get("reclaimed")]
         requests, direct = median_of(rs, "requests"), median_of(rs, "direct")
         sent = "-" if requests is None else f"{requests:g} ({'-' if direct is None else f'{direct:g}'})"
-        table.append([phase, config, "-" if ipis is None else f"{ipis:g}", sent, cells[0], cells[1],
+        table.append([phase, config, "-" if ipis is None else f"{ipis:g}", sent, *cells,
                       "-" if reclaimed is None else f"{reclaimed:g}",
                       f"{statistics.median(per_page):,.0f}" if per_page else "-"])
     return out + tables.markdown(["benchmark", "config", "shootdown IPIs", "requests (direct)", "M-mode", "wait",
-                                  "pages reclaimed", "cycles per page"], table)
+                                  "held", "walks", "pages reclaimed", "cycles per page"], table)
 
 
 def gaps(samples):
@@ -286,39 +292,54 @@ def gaps(samples):
     return out + tables.markdown(["benchmark", "config", "share [95% CI]"], table)
 
 
+# What shortfall() splits a loop's cycles above the limit into: (key, the
+# samples' column, the table's heading), beside all harts' cycles
+PARTS = [("mmode", "mmode_cycles", "M-mode"), ("wait", "wait_cycles", "wait"), ("held", "held_cycles", "held"),
+         ("walk", "walk_cycles", "walks")]
+
+
 def shortfall(rows, harts):
     """Where each configuration's cycles above the limit's go, a loop at a
     time: the medians of all harts' cycles a loop (harts x the phase's
-    cycles / its loops), of the M-mode cycles and of the port's wait a
-    loop, against the limit's; what the M-mode and wait differences leave
-    is the rest (the targets' side: the agents' flushes and the refills
-    after them, which no counter here sees)."""
+    cycles / its loops) and of each of PARTS a loop, against the limit's;
+    what they leave is the rest. The waiting CPU's held and walk cycles are
+    inside its wait, so held and walks are those outside it where the wait
+    covers them: a lower bound of the targets' share."""
     per_loop = {}
     for r in rows:
         bench = is_bench(r["phase"])
         if r["status"] != 0 or not bench or bench[0] not in LIMIT_BENCHES or not r["value"]:
             continue
         loops = r["value"] * r["cycles"] / 1e6
-        got = per_loop.setdefault((r["phase"], r["config"]), {"all": [], "mmode": [], "wait": []})
+        got = per_loop.setdefault((r["phase"], r["config"]), {"all": [], **{k: [] for k, _, _ in PARTS}})
         got["all"].append(harts * r["cycles"] / loops)
-        for key, col in (("mmode", "mmode_cycles"), ("wait", "wait_cycles")):
-            got[key].append((r.get(col) or 0) / loops)
-    med = lambda phase, config, key: statistics.median(per_loop[(phase, config)][key])
+        for key, col, _ in PARTS:
+            if r.get(col) is not None:
+                got[key].append(r[col] / loops)
+    med = lambda phase, config, key: (statistics.median(per_loop[(phase, config)][key])
+                                      if per_loop[(phase, config)][key] else None)
     table = []
     for phase, config in sorted(per_loop):
         if config not in ("port-rfence", "unit") or (phase, "limit") not in per_loop:
             continue
-        extra = {k: med(phase, config, k) - med(phase, "limit", k) for k in ("all", "mmode", "wait")}
-        rest = extra["all"] - extra["mmode"] - extra["wait"]
+        extra = {}
+        for key in ["all"] + [k for k, _, _ in PARTS]:
+            mine, bound = med(phase, config, key), med(phase, "limit", key)
+            extra[key] = None if mine is None or bound is None else mine - bound
+        rest = extra["all"] - sum(v for k, v in extra.items() if k != "all" and v is not None)
         table.append([phase, config, f"{med(phase, config, 'all'):,.0f}", f"{med(phase, 'limit', 'all'):,.0f}",
-                      f"{extra['all']:+,.0f}", f"{extra['mmode']:+,.0f}", f"{extra['wait']:+,.0f}", f"{rest:+,.0f}"])
+                      *("-" if extra[k] is None else f"{extra[k]:+,.0f}" for k in ["all"] + [k for k, _, _ in PARTS]),
+                      f"{rest:+,.0f}"])
     if not table:
         return []
     return ["", "Where the cycles above the limit go, a loop at a time (medians; all harts' cycles): the "
             "configuration's and the limit's cycles a loop, the difference, and of it the firmware's (M-mode), "
-            "the port's wait for its requests, and the rest (the targets' side: the agents' flushes and the "
-            "refills after them, which no counter here sees):", ""] + tables.markdown(
-        ["benchmark", "config", "cycles a loop", "limit's", "above the limit", "M-mode", "wait", "rest"], table)
+            "the port's wait for its requests, the cycles the flush agents held their cores (held) and the "
+            "page walkers' busy cycles (walks: the refills), and the rest (what no counter here sees: the "
+            "targets' pipelines and caches after a flush, the initiator outside its wait). Held and walks "
+            "count the waiting CPU's too, which its wait already holds:", ""] + tables.markdown(
+        ["benchmark", "config", "cycles a loop", "limit's", "above the limit", *(h for _, _, h in PARTS), "rest"],
+        table)
 
 
 def plot(rows, png):
@@ -414,7 +435,7 @@ def main(argv):
         stamp_line += (f" A partial sweep: {len(jobs) - missing} of its {len(jobs)} jobs ({opts.per_boot} samples "
                        f"a job) had run; the rest are not in these tables.")
     fields = ["harts", "config", "seed", "status", "phase", "cycles", "value", "shootdown_ipis", "mmode_cycles",
-              "wait_cycles", "reclaimed", "requests", "direct"]
+              "held_cycles", "walk_cycles", "wait_cycles", "reclaimed", "requests", "direct"]
     tables.write_csv(results_dir / "linux-bench.csv", rows, fields)
     text = summary(rows, opts.harts, stamp_line)
     (results_dir / "linux-bench.md").write_text(text + "\n")

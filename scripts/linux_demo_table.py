@@ -33,18 +33,30 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from results import tables as results_tables  # noqa: E402
 from results.stamp import stamp as results_stamp  # noqa: E402
 
-STAMP = re.compile(r"^\[\s*(\d+) msip ([\d ]+?)(?: mmode ([\d ]+))?\] (.*)$")
+# The harness's +timestamps prefix: the cycle, then each counter it found
+# with a count per hart (sim/hart_counters.h): msip, and where the model
+# has them mmode, held and walk
+STAMP = re.compile(r"^\[\s*(\d+)((?: [a-z]+(?: \d+)+)*)\] (.*)$")
+COUNTER = re.compile(r" ([a-z]+)((?: \d+)+)")
+# Per-hart counters a phase's row carries, summed over the harts: the
+# counter's name in the stamp and the row's key
+HART_COUNTERS = {"mmode": "mmode_cycles", "held": "held_cycles", "walk": "walk_cycles"}
 RECLAIM = re.compile(r"reclaim: .*: (\d+) pages scanned, (\d+) file refaults, (\d+) pages to swap")
 NAME = re.compile(r"linux-demo-(\d+)-([a-z0-9-]+)\.log$")
-FIELDS = ["harts", "kernel", "phase", "cycles", "msip", "mmode_cycles", "linux_ipis", "shootdown_ipis",
-          "sbi_rfence_calls", "sbi_fence_calls", "requests", "direct", "entries", "wait_cycles", "wait_ticks", "whole_space", "errors", "sbi_rfence", "batches",
-          "pending_requests", "pending_none", "pending_whole", "young_requests", "young_pages",
-          "scanned", "refaults", "swapped"]
+FIELDS = ["harts", "kernel", "phase", "cycles", "msip", "mmode_cycles", "held_cycles", "walk_cycles", "linux_ipis",
+          "shootdown_ipis", "sbi_rfence_calls", "sbi_fence_calls", "requests", "direct", "entries", "wait_cycles",
+          "wait_ticks", "whole_space", "errors", "sbi_rfence", "batches", "pending_requests", "pending_none",
+          "pending_whole", "young_requests", "young_pages", "scanned", "refaults", "swapped"]
 
 
 def fail(msg):
     print(f"error: {msg}", file=sys.stderr)
     sys.exit(1)
+
+
+def counts(stamp):
+    """{counter: its count summed over the harts} of a stamp's counters."""
+    return {name: sum(map(int, nums.split())) for name, nums in COUNTER.findall(stamp)}
 
 
 def parse(path):
@@ -53,29 +65,30 @@ def parse(path):
     rows, open_phases, done, boot, reclaim_row = [], {}, {}, None, None
     for line in pathlib.Path(path).read_text(errors="replace").splitlines():
         m = STAMP.match(line)
-        if not m:
+        if not m or " msip " not in m.group(2) + " ":
             continue
-        cycle, msip, text = int(m.group(1)), sum(map(int, m.group(2).split())), m.group(4)
-        mmode = sum(map(int, m.group(3).split())) if m.group(3) else None
+        cycle, now, text = int(m.group(1)), counts(m.group(2)), m.group(3)
         if boot is None and text.startswith("init: running on cpus"):
-            boot = {"phase": "boot", "cycles": cycle, "msip": msip, "mmode_cycles": mmode}
+            boot = {"phase": "boot", "cycles": cycle, "msip": now["msip"],
+                    **{key: now.get(name) for name, key in HART_COUNTERS.items()}}
             rows.append(boot)
         m = RECLAIM.search(text)
         if m and reclaim_row is not None:
             reclaim_row.update(scanned=int(m.group(1)), refaults=int(m.group(2)), swapped=int(m.group(3)))
         words = text.split()
         if len(words) >= 3 and words[0] == "phase" and words[2] == "begin":
-            open_phases[words[1]] = (cycle, msip, mmode)
+            open_phases[words[1]] = (cycle, now)
         elif len(words) == 3 and words[0] == "phase" and words[2] == "done":
-            done[words[1]] = (cycle, msip, mmode)
+            done[words[1]] = (cycle, now)
         elif len(words) >= 3 and words[0] == "phase" and words[2] == "end" and words[1] in open_phases:
-            c0, m0, mm0 = open_phases.pop(words[1])
+            c0, at0 = open_phases.pop(words[1])
             # The kernel's IPI count was read after the done line: the
             # harness's to compare with it is the end line's.
-            msip_to_end = msip - m0
-            cycle, msip, mmode = done.pop(words[1], (cycle, msip, mmode))
-            row = {"phase": words[1], "cycles": cycle - c0, "msip": msip - m0,
-                   "mmode_cycles": None if mmode is None or mm0 is None else mmode - mm0}
+            msip_to_end = now["msip"] - at0["msip"]
+            cycle, now = done.pop(words[1], (cycle, now))
+            row = {"phase": words[1], "cycles": cycle - c0, "msip": now["msip"] - at0["msip"],
+                   **{key: now[name] - at0[name] if name in now and name in at0 else None
+                      for name, key in HART_COUNTERS.items()}}
             row.update({k: int(v) for k, v in (w.split("=", 1) for w in words[3:] if "=" in w)})
             row["shootdown_ipis"] = msip_to_end - row.get("linux_ipis", 0)
             if words[1] == "reclaim":

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <utility>
 
 #include "verilated.h"
@@ -25,33 +26,58 @@ int tile_of(const std::string& scope) {
   return std::atoi(p + 1);
 }
 
+const uint8_t* var(const VerilatedScope* scope, const char* name) {
+  const VerilatedVar* v = scope->varFind(name);
+  return v ? static_cast<const uint8_t*>(v->datap()) : nullptr;
+}
+
+// Per tile, in tile order: the variables `names` of the tile's scope ending
+// in `suffix`; tiles without all of them are left out.
+std::vector<std::vector<const uint8_t*>> per_tile(VerilatedContext& ctx, const char* suffix,
+                                                  const std::vector<const char*>& names) {
+  std::map<int, std::vector<const uint8_t*>> found;
+  for (const auto& scope : *ctx.scopeNameMap()) {
+    if (!ends_with(scope.first, suffix) || tile_of(scope.first) < 0) continue;
+    std::vector<const uint8_t*> vars;
+    for (const char* n : names)
+      if (const uint8_t* p = var(scope.second, n)) vars.push_back(p);
+    if (vars.size() == names.size()) found[tile_of(scope.first)] = vars;
+  }
+  std::vector<std::vector<const uint8_t*>> out;
+  for (auto& f : found) out.push_back(f.second);
+  return out;
+}
+
 }  // namespace
 
 HartCounters::HartCounters(VerilatedContext& ctx) {
-  std::vector<std::pair<int, const uint8_t*>> prv;
   for (const auto& scope : *ctx.scopeNameMap()) {
-    const char* name = scope.first;
-    if (ends_with(name, ".clint") && msip_bits_.empty()) {
-      for (int h = 0;; h++) {
-        const VerilatedVar* v = scope.second->varFind(("ipi_" + std::to_string(h)).c_str());
-        if (!v) break;
-        msip_bits_.push_back(static_cast<const uint8_t*>(v->datap()));
-      }
-    }
-    if (ends_with(name, ".csr")) {
-      const VerilatedVar* v = scope.second->varFind("reg_mstatus_prv");
-      if (v && tile_of(name) >= 0) prv.emplace_back(tile_of(name), static_cast<const uint8_t*>(v->datap()));
+    if (!ends_with(scope.first, ".clint") || msip_.found()) continue;
+    for (int h = 0;; h++) {
+      const uint8_t* p = var(scope.second, ("ipi_" + std::to_string(h)).c_str());
+      if (!p) break;
+      msip_.bits.push_back(p);
     }
   }
-  std::sort(prv.begin(), prv.end());
-  for (const auto& p : prv) prv_.push_back(p.second);
-  msip_last_.assign(msip_bits_.size(), false);
-  msip_.assign(msip_bits_.size(), 0);
-  mmode_.assign(prv_.size(), 0);
+  for (const auto& v : per_tile(ctx, ".csr", {"reg_mstatus_prv"})) mmode_.bits.push_back(v[0]);
+  for (const auto& v : per_tile(ctx, ".agent", {"io_dtlb_valid", "io_blockCore"})) {
+    held_.bits.push_back(v[0]);
+    held_.also.push_back(v[1]);
+  }
+  for (const auto& v : per_tile(ctx, ".ptw", {"state"})) walk_.bits.push_back(v[0]);
+  msip_last_.assign(msip_.bits.size(), false);
+  for (PerHart* c : {&msip_, &mmode_, &held_, &walk_}) c->counts.assign(c->bits.size(), 0);
 }
 
-std::string HartCounters::join(const std::vector<uint64_t>& v) {
+std::string HartCounters::PerHart::join() const {
   std::string s;
-  for (size_t h = 0; h < v.size(); h++) s += (h ? " " : "") + std::to_string(v[h]);
+  for (size_t h = 0; h < counts.size(); h++) s += (h ? " " : "") + std::to_string(counts[h]);
+  return s;
+}
+
+std::string HartCounters::stamp() const {
+  std::string s;
+  for (const PerHart* c : {&msip_, &mmode_, &held_, &walk_})
+    if (c->found()) s += std::string(" ") + c->name + " " + c->join();
   return s;
 }

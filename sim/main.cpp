@@ -40,9 +40,11 @@
 // status and exits with the first non-zero one (0 if all passed). Forking
 // refuses +waves and +uart: a waveform file or a connection cannot be split.
 //
-// +timestamps prefixes console lines with the cycle and, per hart, how many
-// machine software interrupts (IPIs) have been raised so far and how many
-// cycles it has spent in M-mode: "[  cycle msip 3 5 mmode 1200 900] ".
+// +timestamps prefixes console lines with the cycle and, per hart, the
+// harness's counts so far (sim/hart_counters.h): machine software interrupts
+// (IPIs) raised, cycles in M-mode, cycles its flush agent held the core and
+// cycles its page-table walker was busy:
+// "[  cycle msip 3 5 mmode 1200 900 held 40 41 walk 700 650] ".
 //
 // Exit status: the program's (test finisher), 124 on +max-cycles, 64 for bad
 // usage, 65 for a bad ELF, 70 for an internal error (AXI protocol), 71 for
@@ -448,8 +450,7 @@ int main(int argc, char** argv) {
 
     if (console) {
       if (opt.timestamps && at_line_start)
-        std::fprintf(stdout, "[%10llu%s%s%s%s] ", (unsigned long long)cycle, harts.msip_found() ? " msip " : "",
-                     harts.msip_summary().c_str(), harts.mmode_found() ? " mmode " : "", harts.mmode_summary().c_str());
+        std::fprintf(stdout, "[%10llu%s] ", (unsigned long long)cycle, harts.stamp().c_str());
       at_line_start = ch == '\n';
       std::fputc(ch, stdout);
       if (ch == '\n') std::fflush(stdout);
@@ -514,6 +515,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "[sim] msip raised per hart: %s\n", harts.msip_summary().c_str());
   if (!opt.quiet && harts.mmode_found())
     std::fprintf(stderr, "[sim] M-mode cycles per hart: %s\n", harts.mmode_summary().c_str());
+  if (!opt.quiet && harts.held_found())
+    std::fprintf(stderr, "[sim] cycles the flush agent held the core per hart: %s\n", harts.held_summary().c_str());
+  if (!opt.quiet && harts.walk_found())
+    std::fprintf(stderr, "[sim] page-walker busy cycles per hart: %s\n", harts.walk_summary().c_str());
   if (opt.scoreboard) {
     scoreboard.summary(stderr);
     if (status == kExitTimeout || status == kExitInternal || status == 130) return leave(status);

@@ -182,12 +182,23 @@ def assert_scoreboard_checked(r, requests=1, translated=True):
 BOOT_IPIS_PER_HART = 2
 
 
-def msip_per_hart(r):
-    """The harness's own count of machine software interrupts (IPIs) raised
-    on each hart over the whole run (sim/hart_counters.h)."""
-    m = re.search(r"^\[sim\] msip raised per hart: ([\d ]+)$", r.stderr, re.M)
+# The harness's per-hart counts over a whole run (sim/hart_counters.h), as
+# its last lines name them
+HART_COUNTS = {"msip": "msip raised", "mmode": "M-mode cycles", "held": "cycles the flush agent held the core",
+               "walk": "page-walker busy cycles"}
+
+
+def per_hart(r, counter):
+    """The harness's own count of `counter` (a key of HART_COUNTS) on each
+    hart over the whole run."""
+    m = re.search(rf"^\[sim\] {HART_COUNTS[counter]} per hart: ([\d ]+)$", r.stderr, re.M)
     assert m, describe(r)
     return [int(n) for n in m.group(1).split()]
+
+
+def msip_per_hart(r):
+    """The machine software interrupts (IPIs) raised on each hart."""
+    return per_hart(r, "msip")
 
 
 SUMMARY = re.compile(r"^\[sim\] (.*?), status (-?\d+): (\d+) cycles in ([\d.]+) s \(([\d.]+) kHz\)$", re.M)

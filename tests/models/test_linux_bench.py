@@ -12,14 +12,19 @@ import linux_bench
 PARENT = "[      1000 msip 0 0 mmode 900 900] init: running on cpus 0-1\n"
 
 
-def child(cycles, status=0, data=True, loops=100):
+def child(cycles, status=0, data=True, loops=100, held_walk=None):
     """A forked child's console and stderr: one tlb-flush2 phase of 1 page,
     `loops` loops on 2 threads in `cycles` cycles, 4 IPIs in the phase and
-    5 by its end line (none of them the kernel's): 5 shootdown IPIs."""
-    stamp = lambda c, msip, mm: f"[{c:>10} msip {msip} mmode {mm}] "
+    5 by its end line (none of them the kernel's): 5 shootdown IPIs; with
+    `held_walk` (held, walk), the model's held and walk counters grow by
+    that much in the phase (hart 0's), else it has none (an older model)."""
+    def stamp(c, msip, mm, grown=False):
+        held, walk = (held_walk[0] * grown, held_walk[1] * grown) if held_walk else (0, 0)
+        return f"[{c:>10} msip {msip} mmode {mm}" + (
+            f" held {held} 0 walk {1000 + walk} 1000" if held_walk else "") + "] "
     out = (stamp(10_000, "1 1", "1000 1000") + "phase tlb-flush2-1p begin\n"
-           + stamp(10_000 + cycles, "3 3", "1500 1300") + "phase tlb-flush2-1p done\n"
-           + stamp(20_000 + cycles, "3 4", "1600 1300") + "phase tlb-flush2-1p end linux_ipis=0\n"
+           + stamp(10_000 + cycles, "3 3", "1500 1300", True) + "phase tlb-flush2-1p done\n"
+           + stamp(20_000 + cycles, "3 4", "1600 1300", True) + "phase tlb-flush2-1p end linux_ipis=0\n"
            + (f"tlb-flush2: 2 threads, 1 pages a loop, {loops} loops each: data intact\n" if data else ""))
     return out, f"[sim] finisher: pass, status {status}: {cycles} cycles in 1.00 s (1.0 kHz)\n"
 
@@ -75,7 +80,9 @@ def test_useonce_gives_pages_reclaimed(tmp_path):
     rows = linux_bench.samples_of("stock", 2, job((out, err)), tmp_path)
     assert [(r["phase"], r["value"], r["reclaimed"]) for r in rows] == [("useonce-1p", 100.0, 500)], rows
     text = linux_bench.summary(rows, [2], "stamped")
-    assert re.search(r"^\| useonce-1p \| stock \| 5 \| - \| [^|]+ \| - \| 500 \| 4,000 \|$", text, re.M), text
+    # no wait (stock), no held or walks (a model without those counters)
+    assert re.search(r"^\| useonce-1p \| stock \| 5 \| - \| [^|]+ \| - \| - \| - \| 500 \| 4,000 \|$", text,
+                     re.M), text
 
 
 def test_plots_from_two_hart_counts(tmp_path):
@@ -108,13 +115,20 @@ def test_no_gap_where_the_limit_is_not_a_bound(tmp_path):
 
 def test_shortfall_splits_the_cycles_above_the_limit(tmp_path):
     """The unit at 190 loops per M-cycle against the limit's 200, with
-    38,000 more M-mode cycles in its phase: 2 harts x 2 M cycles over 380
-    loops is 10,526 cycles a loop against 10,000; 100 of the 526 are the
-    firmware's, 426 the rest."""
+    38,000 more M-mode cycles in its phase, its agents holding their cores
+    19,000 cycles and its walkers busy 38,300 (the limit's 300): 2 harts x
+    2 M cycles over 380 loops is 10,526 cycles a loop against 10,000; of
+    the 526, 100 are the firmware's, 50 held, 100 walks, 276 the rest."""
     rows = []
-    for config, loops, mm in (("stock", 100, 0), ("unit", 190, 38_000), ("limit", 200, 0)):
-        out, err = child(2_000_000, loops=loops)
+    for config, loops, mm, held_walk in (("stock", 100, 0, (0, 300)), ("unit", 190, 38_000, (19_000, 38_300)),
+                                         ("limit", 200, 0, (0, 300))):
+        out, err = child(2_000_000, loops=loops, held_walk=held_walk)
         out = out.replace("mmode 1500 1300", f"mmode {1500 + mm} 1300")
         rows += linux_bench.samples_of(config, 2, job((out, err)), tmp_path)
+    assert [(r["config"], r["held_cycles"], r["walk_cycles"]) for r in rows] == [
+        ("stock", 0, 300), ("unit", 19_000, 38_300), ("limit", 0, 300)], rows
     text = linux_bench.summary(rows, [2], "stamped")
-    assert re.search(r"^\| tlb-flush2-1p \| unit \| 10,526 \| 10,000 \| \+526 \| \+100 \| \+0 \| \+426 \|$", text, re.M), text
+    assert re.search(r"^\| tlb-flush2-1p \| unit \| 10,526 \| 10,000 \| \+526 | \+100 \| - \| \+50 \| \+100 \| "
+                     r"\+276 \|$", text, re.M), text
+
+

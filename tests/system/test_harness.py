@@ -5,7 +5,7 @@ import struct
 
 import pytest
 
-from harness import describe, model, program, run, run_sim, sim_summary
+from harness import describe, model, per_hart, program, run, run_sim, sim_summary
 from models.elf import EM_X86_64, make_elf
 
 EXIT_TIMEOUT, EXIT_USAGE, EXIT_BAD_ELF = 124, 64, 65
@@ -18,11 +18,15 @@ def test_max_cycles_stops_a_run_with_a_clear_message():
 
 
 def test_a_finished_run_reports_cycles_and_speed():
-    """The summary line the benchmark scripts read (harness.sim_summary)."""
+    """The summary line the benchmark scripts read (harness.sim_summary),
+    and the per-hart counts: hello runs in M-mode without paging and sends
+    no request, so no agent held a core and no walker walked (storm's
+    test, in test_scoreboard.py, sees both busy)."""
     r = run_sim(2, program("soc", "hello"))
     assert r.status == 0, describe(r)
     s = sim_summary(r.stderr)
     assert s and s[:2] == ("finisher: pass", 0) and s[2] > 0 and s[4] > 0, describe(r)
+    assert per_hart(r, "held") == per_hart(r, "walk") == [0, 0], describe(r)
 
 
 @pytest.mark.parametrize("harts", [2, 4])

@@ -10,8 +10,8 @@ import subprocess
 
 import pytest
 
-from harness import ROOT, UNTRACED_STATUS, assert_scoreboard_checked, describe, model, program, run, scoreboard_races, \
-    scoreboard_summary
+from harness import ROOT, UNTRACED_STATUS, assert_scoreboard_checked, describe, model, per_hart, program, run, \
+    scoreboard_races, scoreboard_summary
 
 EXIT_SCOREBOARD = 71
 
@@ -31,12 +31,18 @@ def test_storm_passes_under_the_scoreboard(harts, flavor):
     """sw/baremetal/programs/storm.c: a million cycles of random requests
     (sizes, kinds, styles, targets) from every hart while all of them load,
     store, execute and remap; every request completes, and the scoreboard
-    finds no use of a covered translation."""
+    finds no use of a covered translation. The harness's per-hart counts
+    see it too: every hart's walker busy (all translate) and its agent
+    holding it (all are targets), in all at least the 3 cycles a request's
+    drain holds each of its targets (hw/tile/FlushAgent.scala)."""
     r = run([model(harts, flavor), "+max-cycles=20000000", program("soc", "storm")], timeout=1800)
     assert r.status == 0, describe(r)
     m = re.search(r"storm: \d+ harts, (\d+) cycles: \d+ operations, (\d+) requests", r.stdout)
     assert m and int(m.group(1)) >= 1_000_000 and int(m.group(2)) > 100, describe(r)
     assert_scoreboard_checked(r, requests=int(m.group(2)))
+    held, walk = per_hart(r, "held"), per_hart(r, "walk")
+    assert len(held) == len(walk) == harts and min(held) > 0 and min(walk) > 0, (held, walk)
+    assert sum(held) >= 3 * int(m.group(2)), (held, m.group(2))
 
 
 def test_scoreboard_alone_catches_an_agent_that_acknowledges_before_draining():
