@@ -14,7 +14,7 @@ useonce) on the tuned Verilator SoC in these configurations:
   unit         the port on OpenSBI with the unit (the direct channel)
   unit-sbi     the port on OpenSBI with the unit but no supervisor
                channels: every request an SBI call of the batched extension
-               (Linux patch 0006 off). Not by default
+               (Linux patch 0006 off): what the direct channel buys
   limit        the port with the unit's firmware and sw/linux/mutants/
                skip-remote.patch: a flush reaches the calling CPU alone, so
                remote flushes cost nothing. A bound, labelled as one, and
@@ -74,7 +74,9 @@ CONFIGS = {  # name: (kernel flags, firmware flags)
 # In the order their jobs run (a configuration's first seeds before any
 # one's next): stock, the unit and the limit first, since a sweep cut short
 # should have the comparison it exists for before the controls
-DEFAULT_CONFIGS = ["stock", "unit", "limit", "stock-aa", "port-rfence"]
+DEFAULT_CONFIGS = ["stock", "unit", "limit", "stock-aa", "port-rfence", "unit-sbi"]
+# The configurations whose share of the stock-to-limit gap is measured
+GAP_CONFIGS = ("port-rfence", "unit-sbi", "unit", "unit-no-nonleaf")
 AA_SEED_BASE = 1000
 MAX_CYCLES = 2_000_000_000
 # Kept in the repository: a sweep takes longer than a machine may live, and
@@ -283,7 +285,7 @@ def gaps(samples):
     table = []
     for bench in sorted({b for b, _ in samples if is_bench(b) and is_bench(b)[0] in LIMIT_BENCHES}):
         base, bound = samples.get((bench, "stock"), []), samples.get((bench, "limit"), [])
-        for config in ("port-rfence", "unit", "unit-no-nonleaf"):
+        for config in GAP_CONFIGS:
             if (bench, config) not in samples:
                 continue
             g = stats.gap(base, samples[(bench, config)], bound)
@@ -320,7 +322,7 @@ def shortfall(rows, harts):
                                       if per_loop[(phase, config)][key] else None)
     table = []
     for phase, config in sorted(per_loop):
-        if config not in ("port-rfence", "unit") or (phase, "limit") not in per_loop:
+        if config not in GAP_CONFIGS or (phase, "limit") not in per_loop:
             continue
         extra = {}
         for key in ["all"] + [k for k, _, _ in PARTS]:
