@@ -76,7 +76,7 @@ models: setup
 	@scripts/build-model.sh 4 tuned > /dev/null
 
 sw: setup
-	@for p in soc qemu sbi board; do $(MAKE) -s -C sw/baremetal PLATFORM=$$p O=$(BAREMETAL)/$$p || exit 1; done
+	@for p in soc qemu sbi board board-sdram; do $(MAKE) -s -C sw/baremetal PLATFORM=$$p O=$(BAREMETAL)/$$p || exit 1; done
 	@sw/opensbi/build.sh $(BAREMETAL)/sbi/sbi_hello.bin $(OPENSBI_OUT)
 
 linux: sw

@@ -7,7 +7,7 @@ unit's channels, and prints the outcomes it saw (docs/litmus.md).
 Addresses: the test's k-th virtual page name gets the 1 GiB region at
 (9 + k) GiB (below 9 GiB are the runtime's identity maps); `va y = x+N`
 is N pages past x. Physical page names get 2 MiB-aligned frames in an
-arena at ARENA; "S+3" is three pages past S. Address space N is a page
+arena at the platform's LT_ARENA (runtime/platform.h's TEST_FRAMES); "S+3" is three pages past S. Address space N is a page
 table of its own, all of them with ASID 0 (Rocket 1.2.6 has no ASIDs):
 `satp` also flushes the hart's own TLB, as Linux does without ASIDs, and
 every entry carries ASID 0, so `asid:N` removes every non-global
@@ -21,7 +21,6 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "models"
 from litmus import ALL, ASID, VA_ALL, VA_ASID, LitmusError, load  # noqa: E402
 from vm_model import Layout  # noqa: E402
 
-ARENA = 0x84000000          # DRAM_BASE + 64 MiB: past the program's image and stacks
 FRAME = 1 << 21
 VA_BASE_GIB = 9
 MAX_OPS, MAX_REGS, MAX_HARTS, MAX_OBSERVED, MAX_KEY = 16, 8, 4, 4, 20
@@ -52,16 +51,21 @@ class Compiled:
         self.layout = Layout(test)
         if len(test.harts) > MAX_HARTS:
             raise CompileError(f"{where}: {len(test.harts)} harts; the back end runs at most {MAX_HARTS}")
-        self.frames = {}
+        self.frames = {}  # offsets into the arena
         for name in self.layout.ppn:
-            self.frames[name] = ARENA + len(self.frames) * FRAME
+            self.frames[name] = len(self.frames) * FRAME
 
     def va(self, name):
         return (self.layout.vpn[name] + ((VA_BASE_GIB - 1) << 18)) << 12
 
     def pa(self, name):
+        """The physical address of page `name`, as C (LT_ARENA is the
+        platform's: litmus_core.h)."""
         base, _, off = name.partition("+")
-        return self.frames[base] + int(off or 0) * 4096
+        return f"(LT_ARENA + {self.frames[base] + int(off or 0) * 4096:#x})"
+
+    def arena_bytes(self):
+        return len(self.frames) * FRAME
 
     def code_pages(self):
         """Physical pages some mapping makes executable: they hold code that
@@ -90,7 +94,7 @@ class Compiled:
             if m.level == 2:
                 raise CompileError(f"{self.where}: the back end cannot place a 1 GiB page ({m.va})")
             maps.append(f"{{{m.space}, {tables.get(m.table, -1)}, {m.level}, {self.va(m.va):#x}, "
-                        f"{self.pa(m.pa):#x}, {perm_bits(m.perms, m.glob)}}}")
+                        f"{self.pa(m.pa)}, {perm_bits(m.perms, m.glob)}}}")
         out.append(f"static const struct lt_map lt_maps_{i}[] = {{ {', '.join(maps)} }};")
         entries, progs = [], []
         for h, ops in enumerate(t.harts):
@@ -118,10 +122,10 @@ class Compiled:
         # says otherwise), whatever the tests before it left there.
         pages = set(t.mem) | code | set(observed) | {m.pa for m in t.maps}
         pages |= {op.mapping.pa for ops in t.harts for op in ops if op.mapping}
-        data = [f"{{{self.pa(n):#x}, {t.mem.get(n, 0)}, {int(n in code)}}}" for n in sorted(pages)]
+        data = [f"{{{self.pa(n)}, {t.mem.get(n, 0)}, {int(n in code)}}}" for n in sorted(pages)]
         out.append(f"static const struct lt_data lt_data_{i}[] = {{ {', '.join(data)} }};")
         out.append(f"static const struct lt_reg lt_regs_{i}[] = {{ {', '.join(f'{{{h}, {r[1:]}}}' for h, r in regs)} }};")
-        obs = ", ".join(f"{{\"{n}\", {self.pa(n):#x}}}" for n in observed)
+        obs = ", ".join(f"{{\"{n}\", {self.pa(n)}}}" for n in observed)
         out.append(f"static const struct lt_observed lt_observed_{i}[] = {{ {obs or '{0, 0}'} }};")
         spaces = 1 + max([m.space for m in t.maps] + list(t.spaces.values()) +
                          [op.value for ops in t.harts for op in ops if op.kind == "satp"])
@@ -143,7 +147,7 @@ class Compiled:
             m = op.mapping
             if m.level == 2:
                 raise CompileError(f"{self.where}:{op.line}: the back end cannot place a 1 GiB page")
-            fields.update(level=m.level, value=f"({self.pa(m.pa):#x} >> 12) << 10 | {perm_bits(m.perms, m.glob)}")
+            fields.update(level=m.level, value=f"({self.pa(m.pa)} >> 12) << 10 | {perm_bits(m.perms, m.glob)}")
         elif k == "retable":
             fields.update(level=1, value=tables[op.table])
         elif k == "store":
@@ -175,17 +179,19 @@ def main():
     args = ap.parse_args()
     if args.schedules < 1:
         ap.error("--schedules must be at least 1")
-    bodies, rows = [], []
+    bodies, rows, arena = [], [], 0
     try:
         for i, path in enumerate(sorted(args.tests)):
-            body, row = Compiled(load(path), path).emit(i)
+            compiled = Compiled(load(path), path)
+            body, row = compiled.emit(i)
             bodies.append(body)
             rows.append(row)
+            arena = max(arena, compiled.arena_bytes())
     except (LitmusError, CompileError) as e:
         print(f"error: {e}", file=sys.stderr)
         sys.exit(1)
     text = ["/* Generated by tests/litmus/compile.py from the tests in tests/litmus: do not edit. */",
-            f"#define LT_SCHEDULES {args.schedules}", f"#define LT_ARENA {ARENA:#x}",
+            f"#define LT_SCHEDULES {args.schedules}", f"#define LT_ARENA_BYTES {arena:#x}",
             f"#define LT_MAX_OPS {MAX_OPS}", f"#define LT_MAX_REGS {MAX_REGS}", f"#define LT_MAX_KEY {MAX_KEY}"] + bodies
     text.append(f"static const struct lt_test lt_tests[] = {{\n\t{(',' + chr(10) + chr(9)).join(rows)}\n}};")
     text.append(f"#define LT_NTESTS {len(rows)}")

@@ -84,7 +84,10 @@ struct lt_test {
 	unsigned nobserved;
 };
 
+/* The tests' 2 MiB frames (tests/litmus/compile.py numbers them from here) */
+#define LT_ARENA	TEST_FRAMES
 #include "litmus_tests.h"
+_Static_assert(LT_ARENA_BYTES <= TEST_FRAMES_SIZE, "the litmus tests' frames do not fit the platform's TEST_FRAMES");
 
 #define MAX_SPACES	4
 #define MAX_TABLES	4

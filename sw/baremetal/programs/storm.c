@@ -29,11 +29,11 @@
 
 #define STORM_VA	0x280000000UL		/* 10 GiB: its own level-1 table */
 #define NPAGES		64
-#define FRAMES		0x86000000UL		/* page i: frames FRAMES + (2i or 2i+1) * 4 KiB */
+#define FRAMES		TEST_FRAMES		/* page i: frames FRAMES + (2i or 2i+1) * 4 KiB */
 #define SUPER_VA	(STORM_VA + 0x400000UL)	/* two 2 MiB pages */
-#define SUPER_PA	0x86200000UL
+#define SUPER_PA	(FRAMES + 0x200000UL)
 #define CODE_VA		(STORM_VA + 0x100000UL)
-#define CODE_PA		0x86600000UL
+#define CODE_PA		(FRAMES + 0x600000UL)
 #define CODE_VALUE	7
 #define MAX_ENTRIES	8
 #define MAX_POSTS	3			/* posts before a sync (a channel queues 4) */

@@ -40,7 +40,7 @@ void hart_entry(unsigned long hartid)
 	csr_write(stvec, (unsigned long)s_trap_entry);
 	csr_write(satp, 0);
 	sfence_vma_all();
-#if defined(PLATFORM_SOC) || defined(PLATFORM_BOARD)
+#if defined(PLATFORM_SOC) || defined(PLATFORM_BOARD) || defined(PLATFORM_BOARD_SDRAM)
 	if (!tlbsd_stay_closed)
 		tlbsd_open(hartid);
 #endif
