@@ -144,7 +144,7 @@ generated: setup
 	@./mill --no-server -j 1 hw.runMain shootdown.devices.GenShootdownHeaders \
 	  --header sw/include/tlb_shootdown_regs.h --doc docs/shootdown-registers.md \
 	  --python tests/models/shootdown_regs.py
-	@python3 tests/litmus/catalogue.py --write docs/litmus.md
+	@PYTHONPATH=scripts python3 -m litmus_lang.catalogue --write docs/litmus.md
 
 results:
 	@python3 scripts/results/page.py $(if $(PUBLISH),--publish $(PUBLISH))

@@ -23,7 +23,7 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests"), str(ROOT / "tests/litmus")]
+sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests"), str(ROOT / "tests/models"), str(ROOT / "tests/litmus")]
 import sweep  # noqa: E402
 from harness import BUILD, model  # noqa: E402
 from judge import report, tests as litmus_tests  # noqa: E402

@@ -18,10 +18,10 @@ import pathlib
 import re
 import sys
 
+from litmus_lang import FAULT, holds, load, show
+from vm_model import outcomes as model_outcomes
+
 HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "models"))
-from litmus import FAULT, holds, load, show  # noqa: E402
-from vm_model import outcomes as model_outcomes  # noqa: E402
 
 MAKEFILE = HERE.parents[1] / "sw/baremetal/Makefile"
 HEADER = re.compile(r"^litmus (\S+) schedules (\d+) outcomes (\d+)$")

@@ -2,13 +2,14 @@
 tests/litmus/ says what it forbids and which weak outcomes it allows, and
 the model of its style must agree; models broken on purpose must let a
 forbidden outcome through, so the tests can tell a broken shootdown."""
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from litmus import LitmusError, holds, load, parse
+from litmus_lang import LitmusError, holds, load, parse
 from vm_model import Arm64Model, X86Model, judge
 
 LITMUS = sorted((Path(__file__).parent.parent / "litmus").glob("*.litmus"))
@@ -96,6 +97,6 @@ def test_a_bad_test_file_is_refused_with_its_line(text, message):
 def test_the_catalogue_in_the_docs_is_fresh():
     """docs/litmus.md lists every test as the files say now."""
     root = Path(__file__).resolve().parents[2]
-    r = subprocess.run([sys.executable, str(root / "tests/litmus/catalogue.py"), "--check",
-                        str(root / "docs/litmus.md")], capture_output=True, text=True)
+    r = subprocess.run([sys.executable, "-m", "litmus_lang.catalogue", "--check", str(root / "docs/litmus.md")],
+                       capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(root / "scripts")})
     assert r.returncode == 0, r.stderr

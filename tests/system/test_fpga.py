@@ -6,10 +6,8 @@ flow's own checks (its timing verdict, programs that fit a board)."""
 import subprocess
 import sys
 
+import synth_blocks
 from harness import ROOT, verilog
-
-sys.path.insert(0, str(ROOT / "fpga"))
-import synth_blocks  # noqa: E402
 
 BUDGET = ROOT / "fpga/budget.json"
 

@@ -1,6 +1,6 @@
 /*
  * The litmus interpreter (docs/litmus.md): the tests of tests/litmus,
- * compiled by tests/litmus/compile.py into litmus_tests.h, run in S-mode,
+ * compiled by scripts/litmus_lang/compile.py into litmus_tests.h, run in S-mode,
  * each LT_SCHEDULES times, every hart waiting a seeded random number of
  * cycles before each of its operations. Before each schedule the test's
  * page tables and data are restored and every hart's TLB is flushed and
@@ -84,7 +84,7 @@ struct lt_test {
 	unsigned nobserved;
 };
 
-/* The tests' 2 MiB frames (tests/litmus/compile.py numbers them from here) */
+/* The tests' 2 MiB frames (scripts/litmus_lang/compile.py numbers them from here) */
 #define LT_ARENA	TEST_FRAMES
 #include "litmus_tests.h"
 _Static_assert(LT_ARENA_BYTES <= TEST_FRAMES_SIZE, "the litmus tests' frames do not fit the platform's TEST_FRAMES");

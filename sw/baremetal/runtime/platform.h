@@ -67,10 +67,10 @@
 
 /*
  * Where programs put the physical frames their tests map, 2 MiB-aligned
- * (storm's frames; the litmus tests' arena, which the Makefile gives
- * tests/litmus/compile.py): on the SoC 64 MiB into its 256 MiB, on the
- * SDRAM board 8 MiB into its 32 MiB, 16 MiB of them, below the loader and
- * its device tree in the last 32 KiB (hw/bootrom/uartboot/loader.h).
+ * (storm's frames; the litmus tests' arena, LT_ARENA in litmus_core.h): on
+ * the SoC 64 MiB into its 256 MiB, on the SDRAM board 8 MiB into its 32
+ * MiB, 16 MiB of them, below the loader and its device tree in the last
+ * 32 KiB (hw/bootrom/uartboot/loader.h).
  */
 #if defined(PLATFORM_BOARD_SDRAM)
 #define TEST_FRAMES	(DRAM_BASE + 0x800000UL)

@@ -1,6 +1,9 @@
 """The litmus format for TLB-shootdown tests (tests/litmus/*.litmus), parsed
-into plain data that the reference models (vm_model.py) and the back ends
-share. docs/semantics.md says what the rules are; docs/litmus.md, the
+into plain data that the reference models (tests/models/vm_model.py) and the
+back ends share: the compiler to C data (compile.py, which the bare-metal
+build runs) and the catalogue in docs/litmus.md (catalogue.py). The
+package is the build's, not the tests': `python3 -m litmus_lang.compile`
+with scripts/ on the path. docs/semantics.md says what the rules are; docs/litmus.md, the
 format. A test looks like this:
 
     litmus MP+shoot+wait

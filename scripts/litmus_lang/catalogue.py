@@ -1,21 +1,19 @@
-#!/usr/bin/env python3
-"""catalogue.py [--check FILE] : the table of litmus tests (tests/litmus/)
+"""python3 -m litmus_lang.catalogue [--check FILE | --write FILE] : the table of litmus tests (tests/litmus/)
 that docs/litmus.md carries between its CATALOGUE markers, made from each
 test's own name, model, `doc` lines and claims. With --check, exits 1 when
 FILE's table is not the one the tests make now (make generated rewrites it)."""
 import pathlib
 import sys
 
-HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "models"))
-from litmus import load, show  # noqa: E402
+from litmus_lang import load, show
 
-BEGIN, END = "<!-- CATALOGUE BEGIN (tests/litmus/catalogue.py) -->", "<!-- CATALOGUE END -->"
+TESTS = pathlib.Path(__file__).resolve().parents[2] / "tests/litmus"
+BEGIN, END = "<!-- CATALOGUE BEGIN (scripts/litmus_lang/catalogue.py) -->", "<!-- CATALOGUE END -->"
 
 
 def table():
     rows = ["| test | style | what it shows | forbidden | weak (allowed) |", "|---|---|---|---|---|"]
-    for path in sorted(HERE.glob("*.litmus")):
+    for path in sorted(TESTS.glob("*.litmus")):
         t = load(path)
         cell = lambda conds: "<br>".join(f"`{show(c)}`" for c in conds) or "-"
         rows.append(f"| {t.name} | {t.model} | {t.doc} | {cell(t.forbidden)} | {cell(t.weak)} |")
@@ -43,7 +41,7 @@ def main():
     elif len(sys.argv) == 1:
         sys.stdout.write(table())
     else:
-        raise SystemExit("usage: catalogue.py [--check FILE | --write FILE]")
+        raise SystemExit("usage: python3 -m litmus_lang.catalogue [--check FILE | --write FILE]")
 
 
 if __name__ == "__main__":
