@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # fpga/build.sh BOARD : the SoC for an FPGA board, as far as this machine can
 # take it; prints its progress and writes under build/fpga/BOARD/.
-#   ulx3s         Ulx3sConfig, Lattice ECP5-85F: FpgaTop and the board top
-#                 (fpga/ulx3s/top.v) through yosys synth_ecp5, nextpnr-ecp5
-#                 and ecppack: ulx3s_top.bit, nextpnr's utilisation and fmax
-#                 (report.txt); fails if timing does not close at the board's
-#                 clock (try another SEED)
-#   ulx3s-sdram   Ulx3sSdramConfig: the same with the board's 32 MiB SDRAM as
-#                 main memory (fpga/ulx3s/top_sdram.v and the controller
-#                 fpga/litedram/gen.py generates)
+#   ulx3s         Ulx3sSdramConfig, Lattice ECP5-85F: FpgaTop with the
+#                 board's 32 MiB SDRAM as main memory and the JTAG debug port,
+#                 and the board top (fpga/ulx3s/top_sdram.v, the controller
+#                 fpga/litedram/gen.py generates) through yosys synth_ecp5,
+#                 nextpnr-ecp5 and ecppack: ulx3s_sdram_top.bit, nextpnr's
+#                 utilisation and fmax (report.txt); fails if timing does not
+#                 close at the board's clock (try another SEED)
+#   ulx3s-bram    Ulx3sConfig: the same from 256 KiB of block RAM, no SDRAM
+#                 and no debug port (fpga/ulx3s/top.v)
 #   ulx3s-smoke   no SoC: the PLL, reset, a serial echo and a heartbeat
 #                 (fpga/ulx3s/smoke.v), the first bitstream to load on a new
 #                 board; a few minutes
@@ -25,7 +26,7 @@
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 
-BOARDS="ulx3s, ulx3s-sdram, ulx3s-smoke, arty-a7-100t, arty-a7-100t-ddr3"
+BOARDS="ulx3s, ulx3s-bram, ulx3s-smoke, arty-a7-100t, arty-a7-100t-ddr3"
 BOARD="${1:?usage: fpga/build.sh BOARD ($BOARDS)}"
 SEED="${SEED:-1}"
 # DIR: the board's files; TOPV: its top; LIBS: cores the top instantiates
@@ -34,8 +35,8 @@ SEED="${SEED:-1}"
 # SOC: whether the top holds the SoC (FpgaTop).
 DIR="$BOARD" TOPV=top.v LIBS="" MEM=0x40000 GENERATED="" LPFS="$BOARD.lpf" SOC=1
 case "$BOARD" in
-  ulx3s)        CONFIG=Ulx3sConfig;  TOP=ulx3s_top; FAMILY=ecp5;   SYNTH="synth_ecp5 -top $TOP" ;;
-  ulx3s-sdram)
+  ulx3s-bram)   CONFIG=Ulx3sConfig;  TOP=ulx3s_top; FAMILY=ecp5;   SYNTH="synth_ecp5 -top $TOP" DIR=ulx3s LPFS=ulx3s.lpf ;;
+  ulx3s)
     CONFIG=Ulx3sSdramConfig; TOP=ulx3s_sdram_top; FAMILY=ecp5; SYNTH="synth_ecp5 -top $TOP"
     DIR=ulx3s TOPV=top_sdram.v MEM=0x2000000 LPFS="ulx3s.lpf sdram.lpf jtag.lpf" ;;
   ulx3s-smoke)
@@ -98,7 +99,7 @@ elif [ "$HZ" != "$MMCM_HZ" ]; then
   die "$CONFIG is elaborated for $HZ Hz, but fpga/$DIR/$TOPV's MMCM makes $MMCM_HZ Hz"
 fi
 MHZ=$(python3 -c "print($HZ / 1e6)")
-if [ "$BOARD" = ulx3s-sdram ]; then
+if [ "$BOARD" = ulx3s ]; then
   GENERATED="$("$ROOT/fpga/litedram/build.sh" "$HZ")/litedram_ulx3s.v"
 fi
 # VERILOG_ONLY=1 (an ECP5 board): stop here and print FpgaTop's Verilog

@@ -15,6 +15,8 @@
 #   board         Ulx3sConfig (hw/boards, N = 2): the ULX3S bitstream's SoC, its shrunk
 #                 harts, 256 KiB of memory and its UART loader, the serial port at 25
 #                 cycles a bit (run it with +uart-bit-cycles=25); plain
+#   board-cores   Ulx3sCoresSimConfig (N = 2): the board's shrunk harts on the simulated
+#                 SoC's memory and devices; plain
 # Tuned and debug models have the mutant switches: `sim +mutant=NAME` turns on
 # a debug knob that breaks one rule on purpose (hw/devices/Mutants.scala).
 set -euo pipefail
@@ -30,9 +32,11 @@ case "$FLAVOR" in
   uart)          CONFIG="Uart${HARTS}HartConfig"; SIMFLAVOR=plain ;;
   board)         CONFIG="Ulx3sConfig"; SIMFLAVOR=plain
                  [ "$HARTS" = 2 ] || die "the board's SoC has 2 harts, not $HARTS" ;;
-  *) die "unknown model flavour '$FLAVOR' (tuned, debug, naive, base, uart, board)" ;;
+  board-cores)   CONFIG="Ulx3sCoresSimConfig"; SIMFLAVOR=plain
+                 [ "$HARTS" = 2 ] || die "the board's SoC has 2 harts, not $HARTS" ;;
+  *) die "unknown model flavour '$FLAVOR' (tuned, debug, naive, base, uart, board, board-cores)" ;;
 esac
-if [ "$FLAVOR" = board ]; then
+if [ "$FLAVOR" = board ] || [ "$FLAVOR" = board-cores ]; then
   CLASS="shootdown.boards.$CONFIG"
 else
   CLASS="$CONFIG"
@@ -43,7 +47,7 @@ fi
 # UART loader for the FPGA SoCs (the board's built for its 256 KiB, as
 # fpga/build.sh builds it), else the one that enters DRAM.
 if [ "$FLAVOR" = board ]; then
-  ROM=$(board_rom ulx3s)
+  ROM=$(board_rom ulx3s-bram)  # the block-RAM board's 256 KiB (fpga/build.sh ulx3s-bram)
 else
   ROM="$BUILD/bootrom/$([ "$FLAVOR" = uart ] && echo uartboot || echo bootrom).img"
   make -s -C "$ROOT/hw/bootrom" O="$BUILD/bootrom" "$ROM" >&2
@@ -51,7 +55,7 @@ fi
 
 # 2. Verilog, keyed by everything elaboration reads (the board's config
 # lives outside hw_key's directories).
-ELAB_KEY=$(hw_key "$ROM" $([ "$FLAVOR" = board ] && echo "$ROOT/hw/boards"))
+ELAB_KEY=$(hw_key "$ROM" $([[ "$FLAVOR" = board* ]] && echo "$ROOT/hw/boards"))
 VDIR="$CACHE/verilog/$CONFIG-$ELAB_KEY"
 if [ ! -d "$VDIR" ]; then
   step "elaborating $CONFIG (Chisel -> Verilog, about 1-3 min, 3-4 GB RAM)"

@@ -14,7 +14,7 @@ source "$(dirname "$0")/lib.sh"
 # The boot ROMs first: models of several flavours share them, and two
 # makes of one image at once would trip over each other's temporary file.
 make -s -C "$ROOT/hw/bootrom" O="$BUILD/bootrom" "$BUILD/bootrom/bootrom.img" "$BUILD/bootrom/uartboot.img" >&2
-board_rom ulx3s > /dev/null
+board_rom ulx3s-bram > /dev/null
 
 chain() {
   local m

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# fpga/sim/build.sh ulx3s|ulx3s-sdram : prints the path of a Verilator
-# model of the exact ULX3S board top (fpga/ulx3s/top.v, or top_sdram.v with
-# the generated SDRAM controller and the chip's model on the board's wires,
-# fpga/sim/ulx3s_sdram_board.sv; fpga/common/board_reset.v and FpgaTop as
+# fpga/sim/build.sh ulx3s|ulx3s-bram : prints the path of a Verilator
+# model of the exact ULX3S board top (fpga/ulx3s/top_sdram.v with the
+# generated SDRAM controller and the chip's model on the board's wires,
+# fpga/sim/ulx3s_sdram_board.sv, or top.v for the block-RAM build; fpga/common/board_reset.v and FpgaTop as
 # fpga/build.sh elaborates it for the bitstream, with -DSYNTHESIS as yosys
 # reads them; the PLL's header fpga/build.sh computed), the ECP5 primitives
 # by fpga/sim/ecp5_stubs.v, driven at its pins by fpga/sim/board_main.cpp
@@ -13,10 +13,10 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/../../scripts/lib.sh"
 BOARD="${1:-}"
 case "$BOARD" in
-  ulx3s) TOPMOD=ulx3s_top TOPS="$ROOT/fpga/ulx3s/top.v $ROOT/fpga/ulx3s/pll.v" DEFINES="" ;;
-  ulx3s-sdram) TOPMOD=ulx3s_sdram_board DEFINES="-CFLAGS -DSDRAM -CFLAGS -DJTAG"
-               TOPS="$ROOT/fpga/ulx3s/top_sdram.v $ROOT/fpga/ulx3s/pll.v $ROOT/fpga/sim/sdr_sdram.sv $ROOT/fpga/sim/ulx3s_sdram_board.sv" ;;
-  *) die "usage: fpga/sim/build.sh ulx3s|ulx3s-sdram (the boards whose top is simulated), not '$BOARD'" ;;
+  ulx3s-bram) TOPMOD=ulx3s_top TOPS="$ROOT/fpga/ulx3s/top.v $ROOT/fpga/ulx3s/pll.v" DEFINES="" ;;
+  ulx3s) TOPMOD=ulx3s_sdram_board DEFINES="-CFLAGS -DSDRAM -CFLAGS -DJTAG"
+         TOPS="$ROOT/fpga/ulx3s/top_sdram.v $ROOT/fpga/ulx3s/pll.v $ROOT/fpga/sim/sdr_sdram.sv $ROOT/fpga/sim/ulx3s_sdram_board.sv" ;;
+  *) die "usage: fpga/sim/build.sh ulx3s|ulx3s-bram (the boards whose top is simulated), not '$BOARD'" ;;
 esac
 mapfile -t VERILOG < <(VERILOG_ONLY=1 "$ROOT/fpga/build.sh" "$BOARD")
 VDIR="${VERILOG[0]}"

@@ -120,6 +120,11 @@ class Ulx3sSdramConfig extends Config(
   new WithUlx3sCores ++
   new Sim2HartConfig)
 
+/** The ULX3S's harts (WithUlx3sCores) on the simulated SoC's memory,
+  * console and finisher: what the board's shrunk cores do, told apart from
+  * what its SDRAM path and 25 MHz do (scripts/build-model.sh 2 board-cores). */
+class Ulx3sCoresSimConfig extends Config(new WithUlx3sCores ++ new Sim2HartConfig)
+
 /** Digilent Arty A7-100T (fpga/arty-a7-100t): the 2-hart SoC as simulated
   * (63,400 LUT6s hold it), 50 MHz, 1 Mbit/s on the FT2232's serial port,
   * 256 KiB of block RAM (first light; ArtyA7Ddr3Config has the DDR3). */

@@ -1,5 +1,5 @@
 """The boards' debug port without a board: the exact SDRAM board top
-(fpga/sim/build.sh ulx3s-sdram) with rocket-chip's debug module and JTAG
+(fpga/sim/build.sh ulx3s) with rocket-chip's debug module and JTAG
 transport, its JTAG pins driven by the board simulation's remote bitbang
 adapter (`board-sim +jtag=PORT`), and Debian's openocd attached to it with
 the configuration a person with a board uses (fpga/openocd/soc.cfg): it
@@ -37,7 +37,7 @@ def debug_session(elf, max_cycles=60_000_000, timeout=1500):
     software interrupt), points hart 0 at it with the loader's arguments
     and resumes. Returns (openocd's Run, the simulation's Run with the
     console as its stdout)."""
-    sim = subprocess.Popen([board_sim("ulx3s-sdram"), "+uart=0", "+uart-bit-cycles=25", "+jtag=0",
+    sim = subprocess.Popen([board_sim("ulx3s"), "+uart=0", "+uart-bit-cycles=25", "+jtag=0",
                             f"+max-cycles={max_cycles}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = sim.stderr.readline() + sim.stderr.readline()
