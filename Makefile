@@ -37,7 +37,7 @@
 #                  (build/results/litmus-*.txt; hours at 1,000)
 #   make cocotb-long [SEEDS=N]  the cocotb unit and agent benches with N (200) random seeds each
 #   make mutants [MUTANTS="a b"] [SWEEP=...]  the suite and the scoreboard once per debug knob that breaks
-#                  a rule on purpose (hw/devices/Mutants.scala) and once on the real design:
+#                  a rule on purpose (hw/testing/Mutants.scala) and once on the real design:
 #                  the kill matrix (build/results/mutants.md; a few minutes a mutant)
 #                  SWEEP: where the long targets' jobs run (scripts/sweep.py): a LocalCluster
 #                  of a worker a core by default, "--scheduler ADDR" a Dask cluster, "--slurm N"

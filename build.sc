@@ -10,7 +10,7 @@ object hw extends ScalaModule {
 
   def ivyDeps = Agg(ivy"edu.berkeley.cs::rocketchip:1.2.6")
 
-  def sources = T.sources(Seq("soc", "devices", "tile", "configs", "boards", "gen").map(d => PathRef(millSourcePath / d)))
+  def sources = T.sources(Seq("soc", "devices", "tile", "configs", "boards", "gen", "testing").map(d => PathRef(millSourcePath / d)))
 
   def scalacOptions = Seq("-deprecation", "-feature", "-unchecked", "-language:reflectiveCalls")
 

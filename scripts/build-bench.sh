@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # build-bench.sh agent|unit : prints the directory holding the Verilog of a
-# cocotb bench top (hw/soc/Benches.scala), elaborating it (cached) if needed.
+# cocotb bench top (hw/testing/Benches.scala), elaborating it (cached) if needed.
 # The cocotb runner builds its own Verilator model from it (tests/cocotb).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"

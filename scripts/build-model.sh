@@ -18,7 +18,7 @@
 #   board-cores   Ulx3sCoresSimConfig (N = 2): the board's shrunk harts on the simulated
 #                 SoC's memory and devices; plain
 # Tuned and debug models have the mutant switches: `sim +mutant=NAME` turns on
-# a debug knob that breaks one rule on purpose (hw/devices/Mutants.scala).
+# a debug knob that breaks one rule on purpose (hw/testing/Mutants.scala).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 

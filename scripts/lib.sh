@@ -53,7 +53,7 @@ prune_cache() {
 # would otherwise rebuild every model; fpga/build.sh adds it to its own key.
 hw_key() {
   hash_inputs "$ROOT/build.sc" "$ROOT/.mill-version" "$ROOT/hw/soc" "$ROOT/hw/configs" \
-    "$ROOT/hw/devices" "$ROOT/hw/tile" "$@" < /dev/null
+    "$ROOT/hw/devices" "$ROOT/hw/tile" "$ROOT/hw/testing" "$@" < /dev/null
 }
 
 # board_rom BOARD [BYTES] : builds the UART loader's boot ROM for BOARD's

@@ -44,7 +44,7 @@ build/results/mutants.md starts with the command, commit, date and machine
 that made it, and how many cells ran and how many came from the cache.
 
 The knobs come from the generated tests/models/shootdown_regs.py (MUTANTS,
-AIDS), which GenShootdownHeaders writes from hw/devices/Mutants.scala.
+AIDS), which GenShootdownHeaders writes from hw/testing/Mutants.scala.
 """
 import argparse
 import csv

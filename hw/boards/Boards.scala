@@ -66,7 +66,7 @@ class WithSmallerCores(s: SmallerCores) extends Config((site, here, up) => {
   }
 })
 
-/** The delay RAM (hw/soc/SimDelayRam.scala) with `bytes` of RAM: enough
+/** The delay RAM (hw/testing/SimDelayRam.scala) with `bytes` of RAM: enough
   * for the tests that store to it (shootdown_timeout's one word), without
   * the 4 KiB of LUT RAM the simulated SoC has. */
 class WithDelayRamBytes(bytes: Int) extends Config((site, here, up) => {

@@ -82,7 +82,7 @@ class Shootdown4HartSoC extends Config(new WithBatchedShootdown ++ new WithShoot
 class Shootdown8HartSoC extends Config(new WithBatchedShootdown ++ new WithShootdownCores(8) ++ new SimSoCBase)
 
 /** Debug builds keep rocket-chip's TileLink protocol monitors and add a bus
-  * master that is no hart (hw/soc/ForeignMaster.scala), which the unit must
+  * master that is no hart (hw/testing/ForeignMaster.scala), which the unit must
   * take as foreign. */
 class Debug2HartConfig extends Config(new WithForeignMaster ++ new Shootdown2HartSoC)
 class Debug4HartConfig extends Config(new WithForeignMaster ++ new Shootdown4HartSoC)

@@ -158,7 +158,7 @@ object GenShootdownHeaders {
     table("LIMIT_REGS", "LIMIT_", Limit.all)
     table("CHANNEL_REGS", "CH_", Channel.all)
     line()
-    line("# Debug knobs (hw/devices/Mutants.scala, `sim +mutant=NAME`): each of")
+    line("# Debug knobs (hw/testing/Mutants.scala, `sim +mutant=NAME`): each of")
     line("# MUTANTS breaks the rule it names, so a check must catch it; AIDS break none.")
     def knobs(name: String, m: Map[String, String]) = {
       line(s"$name = {")

@@ -54,7 +54,7 @@ class FlushAgentIO extends Bundle {
   * and every fetch translated before the flush has been performed; then the
   * ack. docs/shootdown-unit.md has the argument.
   *
-  * Two mutants (hw/devices/Mutants.scala) live here: "ack-before-drain"
+  * Two mutants (hw/testing/Mutants.scala) live here: "ack-before-drain"
   * acknowledges as soon as the `end` command arrives, before the queued
   * flushes are applied and the hart's accesses drained; "ack-before-ordered"
   * holds the core but does not wait for `ordered`. */

@@ -2,7 +2,7 @@
 pytest, each with COCOTB_SEEDS fresh random seeds (5 unless told; `make
 cocotb-long` runs 200). COCOTB_SEED=<seed> runs just that seed; a failure
 names its seed, which replays it. Each bench must also fail with a mutant
-switched on that breaks what it checks (hw/devices/Mutants.scala)."""
+switched on that breaks what it checks (hw/testing/Mutants.scala)."""
 import os
 import pathlib
 import random

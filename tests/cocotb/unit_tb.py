@@ -1,4 +1,4 @@
-"""cocotb bench of the ShootdownUnit (hw/soc/Benches.scala: UnitBench, with
+"""cocotb bench of the ShootdownUnit (hw/testing/Benches.scala: UnitBench, with
 TileLink monitors on its register and list-read ports).
 
 The bench is the unit's whole world: the four harts (and one requester that
@@ -358,7 +358,7 @@ async def start(dut, p):
 
 def first_ticket():
     """With the test aid tickets-near-wrap on, every channel starts 16 below
-    the wrap (hw/devices/Mutants.scala)."""
+    the wrap (hw/testing/Mutants.scala)."""
     return (1 << 32) - 16 if cocotb.plusargs.get("mutant") == "tickets-near-wrap" else 0
 
 

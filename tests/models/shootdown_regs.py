@@ -130,7 +130,7 @@ CHANNEL_REGS = {
     CH_ERRORS: Reg("ERRORS", 16, "RW", "write 1 to clear", 0),
 }
 
-# Debug knobs (hw/devices/Mutants.scala, `sim +mutant=NAME`): each of
+# Debug knobs (hw/testing/Mutants.scala, `sim +mutant=NAME`): each of
 # MUTANTS breaks the rule it names, so a check must catch it; AIDS break none.
 MUTANTS = {
     "ack-before-drain": "agents acknowledge when the request's end arrives, before flushing and draining (rules 1, 2)",

@@ -16,7 +16,7 @@ def test_program_passes_with_monitors_and_assertions(name):
 
 def test_a_bus_master_that_is_no_hart_is_foreign():
     """Issue 30, item 4: the debug SoC's extra bus master
-    (hw/soc/ForeignMaster.scala) writes and submits on hart 0's channel at
+    (hw/testing/ForeignMaster.scala) writes and submits on hart 0's channel at
     reset; its expected reads are RTL assertions (the unit's answers: 0,
     -ERR_FOREIGN, CTR_FOREIGN 2), and foreign_master.c finds on hart 0 that
     both accesses were counted as foreign and changed nothing."""

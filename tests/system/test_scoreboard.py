@@ -1,7 +1,7 @@
 """The co-simulation scoreboard (sim/scoreboard.h, docs/scoreboard.md): a
 translation-lifetime checker in the tuned and debug models, fed by the
 RTL's probes. On the real design it must stay silent through every system
-program; with a mutant switched on (+mutant=NAME, hw/devices/Mutants.scala)
+program; with a mutant switched on (+mutant=NAME, hw/testing/Mutants.scala)
 it must catch the broken rule on its own, with the programs' own checks
 ignored (+scoreboard-only: the exit status is the scoreboard's verdict
 alone)."""

@@ -1,6 +1,6 @@
 /*
  * The debug SoCs have a bus master that belongs to no hart
- * (hw/soc/ForeignMaster.scala): at reset it writes TARGETS = 3 on hart 0's
+ * (hw/testing/ForeignMaster.scala): at reset it writes TARGETS = 3 on hart 0's
  * channel and reads its SUBMIT_ONE. The unit must take both as foreign:
  * count them (CTR_FOREIGN), keep hart 0's TARGETS as it was (0 after
  * reset) and submit nothing (no ticket handed out on the channel). The

@@ -26,7 +26,7 @@
 #define FINISHER_BASE	0x00100000UL	/* sifive,test0 */
 #define CLINT_BASE	0x02000000UL
 #define DRAM_BASE	0x80000000UL
-#define DELAY_RAM_BASE	0x11000000UL	/* SoC only: RAM whose writes land late (hw/soc/SimDelayRam.scala) */
+#define DELAY_RAM_BASE	0x11000000UL	/* SoC only: RAM whose writes land late (hw/testing/SimDelayRam.scala) */
 #define DELAY_RAM_NOW		0x1000
 #define DELAY_RAM_LAST_WRITE_AT	0x1008
 #define DELAY_RAM_DELAY		0x1010
