@@ -186,7 +186,7 @@ def test_port_flushes_by_the_unit_on_the_soc(tmp_path):
         child = Run(0, STAMP.sub("", out), (tmp_path / f"seed-{seed}.err").read_text())
         assert sim_summary(child.stderr)[1] == 0, describe(child)
         # the harness's IPI count where /init printed the kernel's
-        at = re.search(r"^\[\s*\d+ msip ([\d ]+?)(?: mmode [\d ]+)?\] init: kernel IPIs since boot: \d+$", out, re.M)
+        at = re.search(r"^\[\s*\d+ msip ([\d ]+?)(?: [a-z]+(?: \d+)+)*\] init: kernel IPIs since boot: \d+$", out, re.M)
         assert at, describe(child)
         check_port_on_the_soc(child, [int(n) for n in at.group(1).split()])
         assert workload_counts(child.stdout, "tlb-flush2") == {"threads": 2, "pages": 1, "loops": 16}, describe(child)
