@@ -195,7 +195,7 @@ def samples_of(config, harts, result, logs):
                 continue
             row = {**failed, "phase": r["phase"], "cycles": r["cycles"], "value": r["cycles"],
                    "shootdown_ipis": r.get("shootdown_ipis"), "mmode_cycles": r.get("mmode_cycles"),
-                   "held_cycles": r.get("held_cycles"), "walk_cycles": r.get("walk_cycles"),
+                   **{key: r.get(key) for key in linux_demo_table.HART_COUNTERS.values()},
                    "requests": r.get("requests"), "direct": r.get("direct"),
                    "wait_cycles": linux_demo_table.wait_cycles(r)}
             bench = is_bench(r["phase"])
@@ -252,6 +252,12 @@ def median_of(rows, key):
     return statistics.median(vs) if vs else None
 
 
+# The per-phase cycle counts the accounting and shortfall() split a phase
+# into: (key, the samples' column, the table's heading)
+PARTS = [("mmode", "mmode_cycles", "M-mode"), ("wait", "wait_cycles", "wait"), ("held", "held_cycles", "held"),
+         ("walk", "walk_cycles", "walks")]
+
+
 def accounting(rows, harts):
     """Where each configuration's cycles go, medians over its samples:
     shootdown IPIs (the harness's machine software interrupts less the
@@ -273,7 +279,7 @@ def accounting(rows, harts):
     for (phase, config), rs in sorted(groups.items()):
         ipis = median_of(rs, "shootdown_ipis")
         cells = []
-        for key in ("mmode_cycles", "wait_cycles", "held_cycles", "walk_cycles"):
+        for _, key, _ in PARTS:
             shares = [r[key] / (harts * r["cycles"]) for r in rs if r.get(key) is not None and r["cycles"]]
             cells.append(f"{100 * statistics.median(shares):.2f}%" if shares else "-")
         reclaimed = median_of(rs, "reclaimed")
@@ -283,8 +289,8 @@ def accounting(rows, harts):
         table.append([phase, config, "-" if ipis is None else f"{ipis:g}", sent, *cells,
                       "-" if reclaimed is None else f"{reclaimed:g}",
                       f"{statistics.median(per_page):,.0f}" if per_page else "-"])
-    return out + tables.markdown(["benchmark", "config", "shootdown IPIs", "requests (direct)", "M-mode", "wait",
-                                  "held", "walks", "pages reclaimed", "cycles per page"], table)
+    return out + tables.markdown(["benchmark", "config", "shootdown IPIs", "requests (direct)",
+                                  *(heading for _, _, heading in PARTS), "pages reclaimed", "cycles per page"], table)
 
 
 def gaps(samples):
@@ -305,19 +311,12 @@ def gaps(samples):
     return out + tables.markdown(["benchmark", "config", "share [95% CI]"], table)
 
 
-# What shortfall() splits a loop's cycles above the limit into: (key, the
-# samples' column, the table's heading), beside all harts' cycles
-PARTS = [("mmode", "mmode_cycles", "M-mode"), ("wait", "wait_cycles", "wait"), ("held", "held_cycles", "held"),
-         ("walk", "walk_cycles", "walks")]
-
-
 def shortfall(rows, harts):
     """Where each configuration's cycles above the limit's go, a loop at a
     time: the medians of all harts' cycles a loop (harts x the phase's
     cycles / its loops) and of each of PARTS a loop, against the limit's;
-    what they leave is the rest. The waiting CPU's held and walk cycles are
-    inside its wait, so held and walks are those outside it where the wait
-    covers them: a lower bound of the targets' share."""
+    what they leave is the rest. Held and walks count the waiting CPU's
+    own too, which its wait already holds: the rest is then a little low."""
     per_loop = {}
     for r in rows:
         bench = is_bench(r["phase"])
