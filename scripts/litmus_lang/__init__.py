@@ -31,6 +31,7 @@ import re
 FAULT = "fault"
 SIZES = {"4K": 0, "2M": 1, "1G": 2}     # leaf level
 PERMS = set("rwxc")                     # c: clean (D = 0), stores fault
+INVALID = "-"                           # a PTE without V that still names its page
 
 # Entry kinds, as the unit has them (docs/shootdown-registers.md).
 VA_ASID, VA_ALL, ASID, ALL = "va", "va-all", "asid", "all"
@@ -125,12 +126,13 @@ def _value(text, where):
 
 
 def _mapping(words, where, space=0, table=None):
-    # x -> A rw [2M|1G] [global]
+    # x -> A rw [2M|1G] [global]; x -> A - is an invalid PTE naming A (as a
+    # swapped-out page's PTE has bits beside a clear V)
     if len(words) < 4 or words[1] != "->":
         raise LitmusError(f"{where}: a mapping reads 'VA -> PA PERMS [2M|1G] [global]'")
     va, pa, perms = words[0], words[2], words[3]
-    if not set(perms) <= PERMS:
-        raise LitmusError(f"{where}: permissions '{perms}' are not made of r, w, x, c")
+    if perms != INVALID and not set(perms) <= PERMS:
+        raise LitmusError(f"{where}: permissions '{perms}' are not made of r, w, x, c (or '-', invalid)")
     level, glob = 0, False
     for w in words[4:]:
         if w in SIZES:

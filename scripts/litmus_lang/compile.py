@@ -18,7 +18,7 @@ import argparse
 import pathlib
 import sys
 
-from litmus_lang import ALL, ASID, VA_ALL, VA_ASID, LitmusError, load
+from litmus_lang import ALL, ASID, INVALID, VA_ALL, VA_ASID, LitmusError, load
 from litmus_lang.layout import Layout
 
 FRAME = 1 << 21
@@ -37,6 +37,8 @@ class CompileError(Exception):
 
 
 def perm_bits(perms, glob):
+    if perms == INVALID:
+        return "0"
     bits = ["PTE_V", "PTE_A"] + [f"PTE_{p.upper()}" for p in "rwx" if p in perms]
     if "c" not in perms and "w" in perms:
         bits.append("PTE_D")

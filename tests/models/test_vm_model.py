@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from litmus_lang import LitmusError, holds, load, parse
+from litmus_lang import INVALID, LitmusError, holds, load, parse
 from vm_model import Arm64Model, X86Model, judge
 
 LITMUS = sorted((Path(__file__).parent.parent / "litmus").glob("*.litmus"))
@@ -68,6 +68,23 @@ class EarlySync(Arm64Model):
 ])
 def test_a_broken_model_breaks_the_test(mutant, test):
     assert violations(mutant, test), f"{mutant.__name__} passes {test}"
+
+
+class NoCachedFaults(X86Model):
+    """Never keeps a fault in the TLB (this model until 2026-11-28)."""
+    def cached(self, translation):
+        return translation[3] != INVALID
+
+
+def test_a_kept_fault_is_what_only_a_caching_model_reaches():
+    """CachedFault's first weak outcome (the fault again after the flag) is
+    a fault the TLB kept: the model reaches it, one that never keeps a
+    fault does not, and FaultThenFence's local flush forbids it again."""
+    test = load(LITMUS[[p.stem for p in LITMUS].index("CachedFault")])
+    kept = test.weak[0]
+    assert any(holds(kept, dict(o)) for o in X86Model(test).outcomes())
+    assert not any(holds(kept, dict(o)) for o in NoCachedFaults(test).outcomes())
+    assert violations(X86Model, "FaultThenFence") == []
 
 
 def test_the_styles_differ_where_armv8_is_weaker():

@@ -8,9 +8,13 @@ page. Each hart has a TLB of leaf translations and a cache of non-leaf
 entries keyed by the entry's place in a table (Rocket's PTE cache), and may
 at any time use any entry it holds or walk the tables instead (evictions are
 always allowed). A walk reads each level from memory or from its non-leaf
-cache and installs what it read. No fault is cached. A load needs R, a
-store W and a set dirty bit (the `c` permission is a clean page, whose
-stores fault: Rocket never sets A or D), a fetch X.
+cache and installs what it read, a fault too: a walk that finds no valid
+entry may leave a fault for the pages that entry spans in the TLB, which
+RISC-V allows without Svvptc and Rocket 1.2.6 does (TLB.scala refills
+whatever the walk answered), so a new mapping is seen once a covering
+flush (a local sfence.vma, as Linux's fault path does) or an eviction drops
+it. A load needs R, a store W and a set dirty bit (the `c` permission is a
+clean page, whose stores fault: Rocket never sets A or D), a fetch X.
 
 A request (post) names targets and entries and is applied to each target
 at some later step of its own: the target's TLB and non-leaf cache lose
@@ -29,7 +33,7 @@ Two models differ in how a hart may order its own accesses:
   between them (Armv8-A: a reader without a barrier may use a translation
   it made early, so MP+shoot+po is allowed, MP+shoot+fence forbidden).
 """
-from litmus_lang import ALL, ASID, FAULT, VA_ALL, VA_ASID, Entry, holds
+from litmus_lang import ALL, ASID, FAULT, INVALID, VA_ALL, VA_ASID, Entry, holds
 from litmus_lang.layout import Layout
 
 SPAN = (1, 512, 512 * 512)      # pages a leaf covers at level 0, 1, 2
@@ -64,9 +68,17 @@ def _build(test, layout):
     return mem
 
 
+def _fault(vpn, level):
+    """The fault a walk that found no valid entry at `level` answers: a
+    translation to nothing, with no permission, over the pages that entry
+    spans (what Rocket's TLB refills)."""
+    return (vpn - vpn % SPAN[level], level, None, INVALID, False)
+
+
 def _walks(vpn, root, mem, cache):
-    """Every (translation or None, non-leaf reads) a walk of vpn may give:
-    each level from memory or from a cached copy of that table entry."""
+    """Every (translation, non-leaf reads) a walk of vpn may give, each
+    level from memory or from a cached copy of that table entry; a walk
+    that finds no valid entry gives a fault (_fault)."""
     out = []
 
     def walk(table, level, reads):
@@ -75,7 +87,7 @@ def _walks(vpn, root, mem, cache):
         options |= {pte for (t, i, pte) in cache if (t, i) == key}
         for pte in options:
             if pte is None:
-                out.append((None, reads))
+                out.append((_fault(vpn, level), reads))
             elif pte[0] == "L":
                 _, ppn, perms, glob = pte
                 base = vpn - vpn % SPAN[level]
@@ -83,7 +95,7 @@ def _walks(vpn, root, mem, cache):
             elif level > 0:
                 walk(pte[1], level - 1, reads | {(table, key[1], pte)})
             else:
-                out.append((None, reads))
+                out.append((_fault(vpn, level), reads))
     walk(root, 2, frozenset())
     return out
 
@@ -161,6 +173,10 @@ class Model:
         """Whether a target applying `entry` must drop a non-leaf entry."""
         return _drops_nonleaf(entry, cached, self.layout)
 
+    def cached(self, translation):
+        """Whether a walk's answer goes into the TLB (a fault too)."""
+        return True
+
     def outcomes(self):
         test, lay = self.test, self.layout
         mem = _build(test, lay)
@@ -189,7 +205,7 @@ class Model:
         for name, vpn in self.layout.vpn.items():
             for tr, reads in _walks(vpn, f"root{space}", mem, frozenset()):
                 cache |= reads
-                if tr:
+                if set(tr[3]) & set("rx"):  # what the back ends touch: readable or executable pages
                     tlb.add((space,) + tr)
         return frozenset(tlb), frozenset(cache)
 
@@ -278,19 +294,19 @@ class Model:
         _, regs, space = harts[h]
         vpn = self.layout.vpn[op.va]
         m = dict(mem)
-        options = []        # (translation or None, new tlb, new cache)
+        options = []        # (translation, new tlb, new cache)
         for e in tlbs[h]:
             e_space, base, level, ppn, perms, glob = e
             if base <= vpn < base + SPAN[level] and (glob or e_space == space):
                 options.append(((base, level, ppn, perms, glob), tlbs[h], caches[h]))
         for tr, reads in _walks(vpn, f"root{space}", m, caches[h]):
             cache = caches[h] | reads
-            tlb = tlbs[h] | {(space,) + tr} if tr else tlbs[h]
+            tlb = tlbs[h] | {(space,) + tr} if self.cached(tr) else tlbs[h]
             options.append((tr, tlb, cache))
         need = {"load": "r", "store": "w", "fetch": "x"}[op.kind]
         for tr, tlb, cache in options:
             n_tlbs, n_caches = _put(tlbs, h, tlb), _put(caches, h, cache)
-            ok = tr is not None and need in tr[3] and not (op.kind == "store" and "c" in tr[3])
+            ok = need in tr[3] and not (op.kind == "store" and "c" in tr[3])
             if not ok:
                 value, n_mem = FAULT, mem
             else:
