@@ -25,7 +25,7 @@ for harts in 2 4; do
     # the run ends at +max-cycles (status 124) on purpose
     log="$BUILD/logs/bench-sim-$harts-$build.log"
     "$sim" +quiet +max-cycles="$cycles" "$FW" > /dev/null 2> "$log" || true
-    speed=$(python3 "$ROOT/tests/harness.py" speed "$log") || die "no [sim] summary from $sim (log: $log)"
+    speed=$(python3 "$ROOT/scripts/builds.py" speed "$log") || die "no [sim] summary from $sim (log: $log)"
     read -r n s k <<< "$speed"
     echo "$build,$harts,$n,$s,$k" >> "$OUT"
   done

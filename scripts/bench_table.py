@@ -11,9 +11,8 @@ import pathlib
 import re
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from results import tables  # noqa: E402
-from results.stamp import stamp  # noqa: E402
+from results import tables
+from results.stamp import stamp
 
 FIELDS = ["path", "harts", "targets", "entries", "initiator_cycles", "stolen_cycles_per_target", "target_traps"]
 

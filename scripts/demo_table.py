@@ -14,9 +14,8 @@ import pathlib
 import re
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from results import tables  # noqa: E402
-from results.stamp import stamp  # noqa: E402
+from results import tables
+from results.stamp import stamp
 
 PATHS = {
     "a": "RFENCE per page, IPIs (stock OpenSBI)",

@@ -11,9 +11,8 @@ import pathlib
 import re
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from results import tables  # noqa: E402
-from results.stamp import stamp  # noqa: E402
+from results import tables
+from results.stamp import stamp
 
 # (what, before v2, goal); lower is better except where HIGHER_IS_BETTER says
 GOALS = [

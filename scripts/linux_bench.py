@@ -49,14 +49,14 @@ import statistics
 import subprocess
 import sys
 
+import linux_demo_table
+import sweep
+from builds import BUILD, model, verilog
+from linux_init import BENCHES, LINES, workload_counts
+from results import stats, tables
+from results.stamp import INPUTS, stamp
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests")]
-import linux_demo_table  # noqa: E402
-import sweep  # noqa: E402
-from harness import BUILD, model, verilog  # noqa: E402
-from linux_init import BENCHES, LINES, workload_counts  # noqa: E402
-from results import stats, tables  # noqa: E402
-from results.stamp import INPUTS, stamp  # noqa: E402
 
 # Where a flush from the calling CPU alone is still right: each thread
 # flushes only its own pages (bench.c)

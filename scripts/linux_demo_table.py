@@ -29,9 +29,8 @@ import pathlib
 import re
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from results import tables as results_tables  # noqa: E402
-from results.stamp import stamp as results_stamp  # noqa: E402
+from results import tables as results_tables
+from results.stamp import stamp as results_stamp
 
 # The harness's +timestamps prefix: the cycle, then each counter it found
 # with a count per hart (sim/hart_counters.h): msip, and where the model

@@ -8,9 +8,9 @@ import re
 import sys
 from pathlib import Path
 
+from linux_init import LINES, workload_counts
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
-from linux_init import LINES, workload_counts  # noqa: E402
 
 
 def main(name, status, log):

@@ -22,13 +22,13 @@ import re
 import subprocess
 import sys
 
+import sweep
+from builds import BUILD, model
+from litmus_lang.judge import report, tests as litmus_tests
+from results import tables
+from results.stamp import stamp
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests"), str(ROOT / "tests/models"), str(ROOT / "tests/litmus")]
-import sweep  # noqa: E402
-from harness import BUILD, model  # noqa: E402
-from judge import report, tests as litmus_tests  # noqa: E402
-from results import tables  # noqa: E402
-from results.stamp import stamp  # noqa: E402
 
 BACKENDS = ("unit-4harts", "unit-2harts", "sbi-ext-2harts", "sbi-rfence-unit-2harts", "sbi-rfence-ipi-2harts",
             "qemu-rfence-ipi-4harts")

@@ -58,12 +58,12 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests"), str(ROOT / "tests/models"), str(ROOT / "tests/litmus")]
-from harness import BUILD, firmware, model, program  # noqa: E402
+sys.path[:0] = [str(ROOT / "tests/models")]  # the generated register map, shootdown_regs.py
+from builds import BUILD, firmware, model, program  # noqa: E402
 import sweep  # noqa: E402
 from results import tables  # noqa: E402
 from results.stamp import INPUTS, inputs_rev, stamp as results_stamp  # noqa: E402
-from judge import judge, parse, skip_reason_ok, tests as litmus_tests  # noqa: E402
+from litmus_lang.judge import judge, parse, skip_reason_ok, tests as litmus_tests  # noqa: E402
 import shootdown_regs  # noqa: E402
 
 PROGRAMS = ("cases", "l2race", "litmus", "sbi", "storm")

@@ -5,9 +5,8 @@ SIM-SPEED.md, stamped."""
 import pathlib
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from results import tables  # noqa: E402
-from results.stamp import stamp  # noqa: E402
+from results import tables
+from results.stamp import stamp
 
 
 def main(path):

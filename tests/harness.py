@@ -1,11 +1,7 @@
-"""The project's harness helpers, shared by the tests and the benchmark
-scripts: building (or finding cached) models and programs,
-running them on the Verilator SoC or QEMU, and reading what the harness
-reports. Run as a script it answers the scripts' questions:
-
-  python3 tests/harness.py model HARTS FLAVOR    path of a model (built if missing)
-  python3 tests/harness.py speed LOG             "cycles seconds kHz" of a run's [sim] summary
-"""
+"""The tests' harness helpers: running models and programs on the
+Verilator SoC or QEMU and reading what the harness reports. Finding and
+building them is scripts/builds.py's (imported here, so the tests take
+everything from one place)."""
 import fcntl
 import json
 import os
@@ -14,8 +10,8 @@ import re
 import subprocess
 from dataclasses import asdict, dataclass
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-BUILD = pathlib.Path(os.environ.get("BUILD", ROOT / "build"))
+from builds import BUILD, ROOT, board_sim, firmware, mill, model, program, sim_summary, verilog  # noqa: F401
+
 TARGETS = [("soc", 2), ("soc", 4), ("qemu", 2), ("qemu", 4)]
 
 
@@ -26,21 +22,6 @@ class Run:
     stderr: str
 
 
-def model(harts, flavor="tuned"):
-    """Path of a Verilator model; builds it (cached) if needed."""
-    out = subprocess.run([str(ROOT / "scripts/build-model.sh"), str(harts), flavor],
-                         check=True, capture_output=True, text=True)
-    return out.stdout.strip()
-
-
-def verilog(harts, flavor="tuned"):
-    """Directory of the elaborated Verilog behind a model (SimTop.v and the
-    black boxes' files); elaborates it (cached) if needed."""
-    out = subprocess.run([str(ROOT / "scripts/build-model.sh"), str(harts), flavor], env={**os.environ, "VERILOG_ONLY": "1"},
-                         check=True, capture_output=True, text=True)
-    return out.stdout.strip()
-
-
 def channel_irq_sources(sim):
     """The PLIC sources of the shootdown unit's channels, in channel order,
     from the device tree elaborated with model `sim`."""
@@ -48,47 +29,6 @@ def channel_irq_sources(sim):
     node = re.search(r"tlb-shootdown@[0-9a-f]+ \{(.*?)\};", dts, re.S)
     assert node, f"no tlb-shootdown node in {sim}'s device tree"
     return [int(x) for x in re.search(r"interrupts = <([0-9 ]+)>", node.group(1)).group(1).split()]
-
-
-def mill(*args, timeout=600):
-    """./mill --no-server ARGS in the tree, waiting for any elaboration of
-    the build scripts to finish first (they hold the same lock: a second
-    Mill in one tree refuses to start)."""
-    (ROOT / "out").mkdir(exist_ok=True)
-    with open(ROOT / "out/.elaborate.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        return subprocess.run([str(ROOT / "mill"), "--no-server", *args], cwd=ROOT, capture_output=True, text=True,
-                              timeout=timeout, stdin=subprocess.DEVNULL)
-
-
-def program(platform, name):
-    """Path of a bare-metal program (platform soc, qemu, sbi or board)."""
-    out = BUILD / "sw/baremetal" / platform
-    subprocess.run(["make", "-s", "-C", str(ROOT / "sw/baremetal"), f"PLATFORM={platform}", f"O={out}"],
-                   check=True, capture_output=True, text=True)
-    return out / f"{name}.elf"
-
-
-def board_sim(board):
-    """The Verilator model of a board's exact top (fpga/sim/build.sh)."""
-    return subprocess.run([str(ROOT / "fpga/sim/build.sh"), board], check=True, capture_output=True,
-                          text=True).stdout.strip()
-
-
-def firmware(flavor, payload_name="sbi_shootdown_cases", board=False, domains=False):
-    """OpenSBI with an S-mode payload of sw/baremetal/programs-sbi: the
-    project's series ("unit") or stock ("stock"); with `board`, both laid
-    out for the FPGA boards' block RAM (build.sh --board); with `domains`,
-    the 4-hart SoC split into the two domains of sw/opensbi/domains.dts
-    (build.sh --domains). Its directory holds fw_payload.elf and
-    fw_payload.bin."""
-    layout = ["--board"] if board else ["--domains"] if domains else []
-    out = BUILD / f"sw/opensbi/{payload_name}-{flavor}{layout[0].replace('--', '-') if layout else ''}"
-    payload = program("sbi-board" if board else "sbi", payload_name).with_suffix(".bin")
-    cmd = ([str(ROOT / "sw/opensbi/build.sh")] + layout + (["--stock"] if flavor == "stock" else [])
-           + [str(payload), str(out)])
-    subprocess.run(cmd, check=True, capture_output=True)
-    return out
 
 
 def shared_run(key, make_run):
@@ -199,37 +139,3 @@ def per_hart(r, counter):
 def msip_per_hart(r):
     """The machine software interrupts (IPIs) raised on each hart."""
     return per_hart(r, "msip")
-
-
-SUMMARY = re.compile(r"^\[sim\] (.*?), status (-?\d+): (\d+) cycles in ([\d.]+) s \(([\d.]+) kHz\)$", re.M)
-
-
-def sim_summary(stderr):
-    """The harness's last "[sim] WHY, status N: C cycles in S s (K kHz)" line
-    as (why, status, cycles, seconds, khz), or None."""
-    found = SUMMARY.findall(stderr)
-    if not found:
-        return None
-    why, status, cycles, secs, khz = found[-1]
-    return why, int(status), int(cycles), float(secs), float(khz)
-
-
-def _main(argv):
-    import sys
-    if len(argv) == 3 and argv[0] == "model":
-        print(model(int(argv[1]), argv[2]))
-        return 0
-    if len(argv) == 2 and argv[0] == "speed":
-        s = sim_summary(pathlib.Path(argv[1]).read_text(errors="replace"))
-        if s is None:
-            print(f"harness.py: no [sim] summary line in {argv[1]}", file=sys.stderr)
-            return 1
-        print(s[2], s[3], s[4])
-        return 0
-    print(__doc__.split("\n\n", 1)[1].rstrip(), file=sys.stderr)
-    return 64
-
-
-if __name__ == "__main__":
-    import sys
-    sys.exit(_main(sys.argv[1:]))

@@ -1,5 +1,5 @@
 """The litmus format for TLB-shootdown tests (tests/litmus/*.litmus), parsed
-into plain data that the reference models (tests/models/vm_model.py) and the
+into plain data that the reference models (model.py) and the
 back ends share: the compiler to C data (compile.py, which the bare-metal
 build runs) and the catalogue in docs/litmus.md (catalogue.py). The
 package is the build's, not the tests': `python3 -m litmus_lang.compile`

@@ -1,5 +1,5 @@
 """Numbers for a litmus test's names, which the reference models
-(tests/models/vm_model.py) and the compiler (compile.py) both use."""
+(model.py) and the compiler (compile.py) both use."""
 
 
 class Layout:

@@ -1,7 +1,7 @@
 """Litmus run logs made up from the reference models, for the tests of the
-tools that read real ones (judge.py, scripts/mutants.py): what a back end
+tools that read real ones (litmus_lang.judge, scripts/mutants.py): what a back end
 would print for a test that saw one outcome the model allows every time."""
-from judge import FAULT, asked_schedules, model_outcomes, tests as litmus_tests
+from litmus_lang.judge import FAULT, asked_schedules, model_outcomes, tests as litmus_tests
 
 TESTS = litmus_tests()
 

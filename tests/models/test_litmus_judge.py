@@ -1,4 +1,4 @@
-"""The litmus judge (tests/litmus/judge.py) fails a run that does not show
+"""The litmus judge (litmus_lang.judge) fails a run that does not show
 it ran what was asked, not only one that saw a forbidden outcome: doctored
 logs of an empty run, of fewer schedules than the build asks for, of a
 header whose outcome count disagrees with its lines, and of a test skipped
@@ -10,10 +10,10 @@ import sys
 import pytest
 
 from harness import ROOT
-from judge import asked_schedules, judge, parse
+from litmus_lang.judge import asked_schedules, judge, parse
 from litmus_logs import TESTS, log, whole_run
 
-JUDGE = [sys.executable, str(__import__("judge").__file__)]
+JUDGE = [sys.executable, "-m", "litmus_lang.judge"]
 ONE = "MP+shoot+wait"
 
 
@@ -38,10 +38,9 @@ def test_a_run_that_did_not_do_what_was_asked_fails(doctored, why):
 def run_cli(tmp_path, text, *opts):
     path = tmp_path / "run.log"
     path.write_text(text)
-    # as docs/litmus.md runs it: the build's litmus package and the tests' models on the path
-    path_env = os.pathsep.join(str(ROOT / d) for d in ("scripts", "tests/models"))
+    # as docs/litmus.md runs it: the litmus package (scripts/) alone on the path
     return subprocess.run([*JUDGE, *opts, str(path)], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": path_env})
+                          env={**os.environ, "PYTHONPATH": str(ROOT / "scripts")})
 
 
 def test_skips_only_for_the_harts_a_test_needs(tmp_path):

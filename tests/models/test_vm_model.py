@@ -1,4 +1,4 @@
-"""The litmus reference models (vm_model.py) on their own: every test in
+"""The litmus reference models (litmus_lang.model) on their own: every test in
 tests/litmus/ says what it forbids and which weak outcomes it allows, and
 the model of its style must agree; models broken on purpose must let a
 forbidden outcome through, so the tests can tell a broken shootdown."""
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from litmus_lang import INVALID, LitmusError, holds, load, parse
-from vm_model import Arm64Model, X86Model, judge
+from litmus_lang.model import Arm64Model, X86Model, judge
 
 LITMUS = sorted((Path(__file__).parent.parent / "litmus").glob("*.litmus"))
 

@@ -1,7 +1,7 @@
 """The litmus tests (tests/litmus, docs/litmus.md) on the Verilator SoC and
 on QEMU: a back end runs every test 100 times with seeded jitter on every
 hart and prints the outcomes it saw; each test here judges one litmus
-test's outcomes on one back end against its reference model (judge.py). A
+test's outcomes on one back end against its reference model (litmus_lang.judge). A
 forbidden outcome, or any outcome the model does not allow, fails it; a
 weak outcome never seen is reported in the test's output.
 
@@ -20,7 +20,7 @@ asks for it."""
 import pytest
 
 from harness import assert_scoreboard_checked, describe, firmware, model, program, run, run_qemu, run_sim, shared_run
-from judge import judge, parse, tests as litmus_tests
+from litmus_lang.judge import judge, parse, tests as litmus_tests
 
 TESTS = litmus_tests()
 

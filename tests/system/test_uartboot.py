@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from harness import ROOT, Run, board_sim, channel_irq_sources, describe, firmware, model, program
-from judge import judge, parse, tests as litmus_tests
+from litmus_lang.judge import judge, parse, tests as litmus_tests
 
 TOOL = ROOT / "fpga/tools/uartboot.py"
 TIMEOUT_PASSED = "PASS: the unit gave up on the stuck hart twice and served the others\n"  # shootdown_timeout
@@ -210,7 +210,7 @@ def test_memory_reads_what_it_acknowledged_on_the_ulx3s_sdram():
 def test_the_litmus_tests_run_from_the_ulx3s_sdram():
     """The litmus tests of two harts (programs/litmus.c, its frames in the
     board's SDRAM) loaded over the wire into the exact SDRAM board top:
-    each judged against its model as on the SoC (judge.py: every schedule
+    each judged against its model as on the SoC (litmus_lang.judge: every schedule
     run, no forbidden outcome or one outside the model). This board keeps
     a fault in the TLB where the SoC's harts drop it (docs/fpga.md, 'The
     board simulated'): the models allow it, as RISC-V does. make test-long."""

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""judge.py [--schedules N] RUN.log [OUT.txt] : what a run of
+"""python3 -m litmus_lang.judge [--schedules N] RUN.log [OUT.txt] : what a run of
 sw/baremetal/programs/litmus.c saw, judged against the reference models
-(tests/models/vm_model.py), in the style of litmus7's reports: per test the
+(litmus_lang.model), in the style of litmus7's reports: per test the
 histogram of outcomes, each forbidden condition with how often it was seen
 (must be never), each weak outcome with whether it was seen (a weak outcome
 never seen means the run could not show what the test checks there), and
@@ -19,11 +19,11 @@ import re
 import sys
 
 from litmus_lang import FAULT, holds, load, show
-from vm_model import outcomes as model_outcomes
+from litmus_lang.model import outcomes as model_outcomes
 
-HERE = pathlib.Path(__file__).resolve().parent
-
-MAKEFILE = HERE.parents[1] / "sw/baremetal/Makefile"
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+TESTS = ROOT / "tests/litmus"
+MAKEFILE = ROOT / "sw/baremetal/Makefile"
 HEADER = re.compile(r"^litmus (\S+) schedules (\d+) outcomes (\d+)$")
 SKIPPED = re.compile(r"^litmus (\S+) skipped: (.*)$")
 ERROR = re.compile(r"^litmus (\S+) error: (.*)$")
@@ -33,7 +33,7 @@ OUTCOME = re.compile(r"^outcome (\d+):(.*)$")
 def tests():
     """{name: Test} for every file in tests/litmus/."""
     out = {}
-    for path in sorted(HERE.glob("*.litmus")):
+    for path in sorted(TESTS.glob("*.litmus")):
         t = load(path)
         out[t.name] = t
     return out
@@ -44,7 +44,7 @@ def asked_schedules():
     sw/baremetal/Makefile)."""
     m = re.search(r"^LITMUS_SCHEDULES \?= (\d+)$", MAKEFILE.read_text(), re.M)
     if not m:
-        raise SystemExit(f"judge.py: no 'LITMUS_SCHEDULES ?= N' in {MAKEFILE}")
+        raise SystemExit(f"litmus_lang.judge: no 'LITMUS_SCHEDULES ?= N' in {MAKEFILE}")
     return int(m.group(1))
 
 
@@ -131,10 +131,10 @@ def main():
     schedules = None
     if args[:1] == ["--schedules"] and len(args) >= 2:
         if not args[1].isdigit():
-            raise SystemExit(f"judge.py: --schedules takes a number, not '{args[1]}'")
+            raise SystemExit(f"litmus_lang.judge: --schedules takes a number, not '{args[1]}'")
         schedules, args = int(args[1]), args[2:]
     if len(args) not in (1, 2):
-        raise SystemExit("usage: judge.py [--schedules N] RUN.log [OUT.txt]")
+        raise SystemExit("usage: python3 -m litmus_lang.judge [--schedules N] RUN.log [OUT.txt]")
     text, failed = report(pathlib.Path(args[0]).read_text(errors="replace"), schedules)
     if len(args) == 2:
         pathlib.Path(args[1]).write_text(text)
