@@ -43,7 +43,7 @@ and a cell reruns only when what it ran changed.
 build/results/mutants.md starts with the command, commit, date and machine
 that made it, and how many cells ran and how many came from the cache.
 
-The knobs come from the generated tests/models/shootdown_regs.py (MUTANTS,
+The knobs come from the generated scripts/shootdown_regs.py (MUTANTS,
 AIDS), which GenShootdownHeaders writes from hw/testing/Mutants.scala.
 """
 import argparse
@@ -57,14 +57,14 @@ import re
 import subprocess
 import sys
 
+import shootdown_regs
+import sweep
+from builds import BUILD, firmware, model, program
+from litmus_lang.judge import judge, parse, skip_reason_ok, tests as litmus_tests
+from results import tables
+from results.stamp import INPUTS, inputs_rev, stamp as results_stamp
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests/models")]  # the generated register map, shootdown_regs.py
-from builds import BUILD, firmware, model, program  # noqa: E402
-import sweep  # noqa: E402
-from results import tables  # noqa: E402
-from results.stamp import INPUTS, inputs_rev, stamp as results_stamp  # noqa: E402
-from litmus_lang.judge import judge, parse, skip_reason_ok, tests as litmus_tests  # noqa: E402
-import shootdown_regs  # noqa: E402
 
 PROGRAMS = ("cases", "l2race", "litmus", "sbi", "storm")
 FAIL_STATUS = 1           # what every program of the suite ends with when its checks fail

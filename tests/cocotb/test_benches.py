@@ -44,7 +44,7 @@ def run_bench(top, run_name, seed, plusargs=()):
     build_dir = BUILD / "cocotb" / f"{top}-{vdir.name}"
     return run(build_dir, sources, module, tests, test_dir=build_dir / f"run-{run_name}", defines={"MUTANT_PLUSARGS": 1},
                seed=seed, plusargs=plusargs, env={"BENCH_PARAMS": str(vdir / "params.json")},
-               pythonpath=[ROOT / "tests/models"])
+               pythonpath=[ROOT / "tests/models", ROOT / "scripts"])
 
 
 @pytest.mark.parametrize("run", range(1 if "COCOTB_SEED" in os.environ else SEEDS))

@@ -5,7 +5,7 @@ the Scala register map generates now."""
 from harness import ROOT, mill
 
 GENERATED = {"--header": "sw/include/tlb_shootdown_regs.h", "--doc": "docs/shootdown-registers.md",
-             "--python": "tests/models/shootdown_regs.py"}
+             "--python": "scripts/shootdown_regs.py"}
 
 
 def test_generated_files_are_fresh(tmp_path):

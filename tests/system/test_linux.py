@@ -268,7 +268,7 @@ KERNEL_CHOICES = {"TLBSD_RANGE_ENTRIES", "TLBSD_BATCH_ENTRIES", "TLBSD_BATCH_MMS
 def test_linux_driver_agrees_with_the_register_map():
     """The Linux series restates the unit's channel registers, fields, codes
     and entry format (a kernel does not include the generated header): every
-    value must be the generated register map's (tests/models/shootdown_regs.py),
+    value must be the generated register map's (scripts/shootdown_regs.py),
     and every other constant the series defines must be one of the kernel's
     own choices, so that none escapes the comparison."""
     import shootdown_regs as regs

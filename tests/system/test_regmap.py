@@ -1,7 +1,7 @@
 """The unit's software interface against the RTL's own register map.
 
 GenShootdownHeaders writes the register map every piece of software uses
-(sw/include/tlb_shootdown_regs.h, tests/models/shootdown_regs.py) from
+(sw/include/tlb_shootdown_regs.h, scripts/shootdown_regs.py) from
 hw/devices/ShootdownMap.scala; the elaboration writes, from the register
 fields the unit really instantiates, rocket-chip's regmap JSON
 (SimTop.0x4000000.0.regmap.json). The two could differ (a field wired at
