@@ -43,6 +43,7 @@ against the hart count).
 """
 import argparse
 import hashlib
+import json
 import pathlib
 import re
 import statistics
@@ -160,6 +161,52 @@ def jobs_for(chosen, harts, seeds, per_boot, jitter):
                     sim, f"+mem-jitter={jitter}", "+timestamps", f"+max-cycles={MAX_CYCLES}",
                     f"+fork-seeds={chunk}", "+fork-jobs=1", "+fork-logs={out}", fws[config]))))
     return jobs
+
+
+def plan_path(harts):
+    return SWEEP_RESULTS / f"plan-{harts}harts.json"
+
+
+def write_plan(harts, jobs, stamp_line):
+    """The sweep on `harts` as it starts: each job's configuration, name and
+    key, and the stamp of the inputs they were made from. --report reads it
+    back, so that the tables can be remade from the kept jobs whatever the
+    tree has become since (no model or kernel is built for a report). A run
+    of other configurations or seeds on the same inputs adds its jobs to the
+    plan; a run on other inputs (a job whose key changed) starts a new one."""
+    path = plan_path(harts)
+    old = json.loads(path.read_text()) if path.exists() else {"jobs": []}
+    mine = {j.name: j.key() for _, j in jobs}
+    same = all(mine.get(j["name"], j["key"]) == j["key"] for j in old["jobs"])
+    kept = [j for j in old["jobs"] if j["name"] not in mine] if same else []
+    plan = {"stamp": old["stamp"] if same and kept else stamp_line,
+            "jobs": kept + [{"config": c, "name": j.name, "key": j.key()} for c, j in jobs]}
+    path.write_text(json.dumps(plan, indent=1) + "\n")
+
+
+class _Kept:
+    """A job of a plan, by the key it was run under."""
+    def __init__(self, name, key):
+        self.name, self._key = name, key
+
+    def key(self):
+        return self._key
+
+
+def planned(opts):
+    """[(config, harts, job)] of the sweeps last started on opts.harts (their
+    plans), restricted to opts.configs if given, and their stamp."""
+    jobs, stamps = [], []
+    for h in opts.harts:
+        path = plan_path(h)
+        if not path.exists():
+            sys.exit(f"linux_bench: no sweep on {h} harts has been started here ({path} is missing): "
+                     f"make linux-bench HARTS={h}")
+        plan = json.loads(path.read_text())
+        stamps.append(plan["stamp"])
+        jobs += [(j["config"], h, _Kept(j["name"], j["key"])) for j in plan["jobs"]
+                 if not opts.configs or j["config"] in opts.configs]
+    return jobs, " ".join(dict.fromkeys(stamps))
 
 
 def is_bench(phase):
@@ -432,21 +479,26 @@ def main(argv):
     results_dir, logs = BUILD / "results", BUILD / "logs/linux-bench"
     results_dir.mkdir(parents=True, exist_ok=True)
     logs.mkdir(parents=True, exist_ok=True)
-    jobs = jobs_for(opts.configs, opts.harts, opts.seeds, opts.per_boot, opts.jitter)
-    # taken before the sweep, which may outlive commits; results kept from
-    # an earlier sweep were made from these very inputs (jobs are keyed by
-    # the model's and firmware's contents)
-    stamp_line = stamp(" ".join(["scripts/linux_bench.py", *argv]), INPUTS + ("scripts",))
-    todo = [j for _, _, j in jobs]
-    results = sweep.kept(todo, SWEEP_RESULTS) if opts.report else sweep.run(todo, SWEEP_RESULTS, opts)
+    if opts.report:
+        jobs, stamp_line = planned(opts)
+        results = sweep.kept([j for _, _, j in jobs], SWEEP_RESULTS)
+    else:
+        jobs = jobs_for(opts.configs, opts.harts, opts.seeds, opts.per_boot, opts.jitter)
+        # taken before the sweep, which may outlive commits; results kept
+        # from an earlier sweep were made from these very inputs (jobs are
+        # keyed by the model's and firmware's contents)
+        stamp_line = stamp(" ".join(["scripts/linux_bench.py", *argv]), INPUTS + ("scripts",))
+        for h in opts.harts:
+            write_plan(h, [(c, j) for c, jh, j in jobs if jh == h], stamp_line)
+        results = sweep.run([j for _, _, j in jobs], SWEEP_RESULTS, opts)
     rows = []
     for config, h, job in jobs:
         if job.key() in results:
             rows += samples_of(config, h, results[job.key()], logs)
     missing = sum(job.key() not in results for _, _, job in jobs)
     if missing:
-        stamp_line += (f" A partial sweep: {len(jobs) - missing} of its {len(jobs)} jobs ({opts.per_boot} samples "
-                       f"a job) had run; the rest are not in these tables.")
+        stamp_line += (f" A partial sweep: {len(jobs) - missing} of its {len(jobs)} jobs had run; the rest are "
+                       f"not in these tables.")
     fields = ["harts", "config", "seed", "status", "phase", "cycles", "value", "shootdown_ipis", "mmode_cycles",
               "held_cycles", "walk_cycles", "wait_cycles", "reclaimed", "requests", "direct"]
     tables.write_csv(results_dir / "linux-bench.csv", rows, fields)

@@ -132,3 +132,38 @@ def test_shortfall_splits_the_cycles_above_the_limit(tmp_path):
                      r"\+276 \|$", text, re.M), text
 
 
+
+
+class _Job:
+    def __init__(self, name, key):
+        self.name, self._key = name, key
+
+    def key(self):
+        return self._key
+
+
+def test_the_plan_lets_a_report_find_its_jobs_whatever_the_tree(tmp_path, monkeypatch):
+    """A sweep's plan names its jobs' keys: a run of more jobs on the same
+    inputs adds to it, a run on changed inputs starts a new one, and
+    --report reads the jobs back from it alone (no model or kernel built),
+    restricted to the configurations asked; no plan, a clear error."""
+    import gzip
+    import json
+    import types
+    import pytest
+    monkeypatch.setattr(linux_bench, "SWEEP_RESULTS", tmp_path)
+    linux_bench.write_plan(2, [("stock", _Job("stock-2harts-seeds1", "k1"))], "stamp A")
+    linux_bench.write_plan(2, [("unit", _Job("unit-2harts-seeds1", "k2"))], "stamp B")
+    plan = json.loads(linux_bench.plan_path(2).read_text())
+    assert plan["stamp"] == "stamp A" and [j["key"] for j in plan["jobs"]] == ["k1", "k2"]
+    opts = types.SimpleNamespace(harts=[2], configs=["unit"])
+    jobs, stamp_line = linux_bench.planned(opts)
+    assert [(c, h, j.name, j.key()) for c, h, j in jobs] == [("unit", 2, "unit-2harts-seeds1", "k2")]
+    assert stamp_line == "stamp A"
+    (tmp_path / "k2.json.gz").write_bytes(gzip.compress(json.dumps(job(child(2_000_000))).encode()))
+    assert list(linux_bench.sweep.kept([j for _, _, j in jobs], tmp_path)) == ["k2"]
+    linux_bench.write_plan(2, [("stock", _Job("stock-2harts-seeds1", "k3"))], "stamp C")
+    plan = json.loads(linux_bench.plan_path(2).read_text())
+    assert plan["stamp"] == "stamp C" and [j["key"] for j in plan["jobs"]] == ["k3"]
+    with pytest.raises(SystemExit, match="no sweep on 4 harts"):
+        linux_bench.planned(types.SimpleNamespace(harts=[4], configs=None))
