@@ -11,7 +11,7 @@
  *   outcome COUNT: 1:r0=1 1:r1=fault A=2
  *
  * and "litmus NAME skipped: ..." for a test that needs more harts than the
- * machine has; tests/litmus/judge.py judges them against the models.
+ * machine has; scripts/litmus_lang/judge.py judges them against the models.
  *
  * A back end includes this file after defining how requests go out:
  *   long lt_request(unsigned me, uint64_t targets, const uint64_t *list,
