@@ -5,16 +5,15 @@ FILE's table is not the one the tests make now (make generated rewrites it)."""
 import pathlib
 import sys
 
-from litmus_lang import load, show
+from litmus_lang import show
+from litmus_lang.judge import tests
 
-TESTS = pathlib.Path(__file__).resolve().parents[2] / "tests/litmus"
 BEGIN, END = "<!-- CATALOGUE BEGIN (scripts/litmus_lang/catalogue.py) -->", "<!-- CATALOGUE END -->"
 
 
 def table():
     rows = ["| test | style | what it shows | forbidden | weak (allowed) |", "|---|---|---|---|---|"]
-    for path in sorted(TESTS.glob("*.litmus")):
-        t = load(path)
+    for t in tests().values():
         cell = lambda conds: "<br>".join(f"`{show(c)}`" for c in conds) or "-"
         rows.append(f"| {t.name} | {t.model} | {t.doc} | {cell(t.forbidden)} | {cell(t.weak)} |")
     return "\n".join(rows) + "\n"
