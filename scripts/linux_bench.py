@@ -430,9 +430,11 @@ def plot(rows, png):
 
 
 def plot_scaling(rows, png):
-    """Median loops per M-cycle against the hart count, a panel per
-    benchmark, a line per configuration (the plot INVLPGB's tlb_flush2
-    figures are compared with); nothing with one hart count."""
+    """Against the hart count, a column per benchmark: above, every sample's
+    loops per M-cycle and a line through each configuration's medians (the
+    plot INVLPGB's tlb_flush2 figures are compared with); below, each
+    configuration's ratio to stock with its 95% interval. Nothing with one
+    hart count."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -440,24 +442,50 @@ def plot_scaling(rows, png):
     harts, phases = sorted({r["harts"] for r in ok}), sorted({r["phase"] for r in ok})
     if len(harts) < 2:
         return
-    fig, axes = plt.subplots(1, len(phases), figsize=(2.8 * len(phases), 3.2), squeeze=False)
-    for ax, phase in zip(axes[0], phases):
-        for config in CONFIGS:
-            xs, ys = [], []
+    configs = [c for c in CONFIGS if any(r["config"] == c for r in ok)]
+    ratios = {}
+    for h in harts:
+        samples = {}
+        for r in ok:
+            if r["harts"] == h:
+                samples.setdefault((r["phase"], r["config"]), []).append(r["value"])
+        for c in stats.compare(samples, "stock"):
+            ratios[(h, c.bench, c.config)] = c
+    fig, axes = plt.subplots(2, len(phases), figsize=(2.8 * len(phases), 5.6), squeeze=False)
+    for col, phase in enumerate(phases):
+        top, bottom = axes[0][col], axes[1][col]
+        for i, config in enumerate(configs):
+            colour = f"C{i}"
+            xs, ys, medians = [], [], []
             for h in harts:
                 vs = [r["value"] for r in ok if (r["harts"], r["phase"], r["config"]) == (h, phase, config)]
+                xs += [h] * len(vs)
+                ys += vs
                 if vs:
-                    xs.append(h)
-                    ys.append(statistics.median(vs))
-            if xs:
-                ax.plot(xs, ys, marker="o", label=config)
-        ax.set_xticks(harts)
-        ax.set_title(phase, fontsize=8)
-        ax.set_xlabel("harts", fontsize=7)
-        ax.set_ylabel("loops / M-cycle (median)", fontsize=7)
-        ax.tick_params(labelsize=7)
-    axes[0][0].legend(fontsize=6)
-    fig.tight_layout()
+                    medians.append((h, statistics.median(vs)))
+            top.scatter(xs, ys, s=8, alpha=0.5, color=colour)
+            if medians:
+                top.plot(*zip(*medians), marker="o", color=colour, label=config)
+            cs = [(h, ratios[(h, phase, config)]) for h in harts
+                  if (h, phase, config) in ratios and ratios[(h, phase, config)].ratio == ratios[(h, phase, config)].ratio]
+            if config != "stock" and cs:
+                lo = [c.ratio - c.ci_low if c.ci_low == c.ci_low else 0 for _, c in cs]
+                hi = [c.ci_high - c.ratio if c.ci_high == c.ci_high else 0 for _, c in cs]
+                bottom.errorbar([h for h, _ in cs], [c.ratio for _, c in cs], yerr=[lo, hi], marker="o", capsize=3,
+                                color=colour, label=config)
+        bottom.axhline(1.0, color="grey", linewidth=0.8)
+        for ax, label in ((top, "loops / M-cycle"), (bottom, "ratio to stock [95% CI]")):
+            ax.set_xticks(harts)
+            ax.set_xlabel("harts", fontsize=7)
+            ax.set_ylabel(label, fontsize=7)
+            ax.tick_params(labelsize=7)
+        top.set_title(phase, fontsize=8)
+    handles = {}
+    for ax in axes[0]:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    fig.legend(handles.values(), handles.keys(), loc="upper center", ncol=len(handles), fontsize=7)
+    fig.tight_layout(rect=(0, 0, 1, 0.94))
     fig.savefig(png, dpi=120)
     plt.close(fig)
 
