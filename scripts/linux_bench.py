@@ -44,6 +44,7 @@ against the hart count).
 import argparse
 import hashlib
 import json
+import math
 import pathlib
 import re
 import statistics
@@ -261,6 +262,15 @@ def samples_of(config, harts, result, logs):
     return rows
 
 
+def passing_samples(rows):
+    """{(phase, config): [values]} of the rows of runs that passed."""
+    samples = {}
+    for r in rows:
+        if r["status"] == 0:
+            samples.setdefault((r["phase"], r["config"]), []).append(r["value"])
+    return samples
+
+
 def summary(rows, harts_list, stamp_line):
     out = ["# Linux benchmarks on the SoC", "", stamp_line, "", "Benchmark values are loops per million cycles (higher is faster); other phases are cycles "
            "(lower is faster). Ratio = the configuration's median over stock's, with its 95% BCa bootstrap "
@@ -268,11 +278,9 @@ def summary(rows, harts_list, stamp_line):
            "configuration and hart count.", ""]
     for h in harts_list:
         mine = [r for r in rows if r["harts"] == h]
-        samples, lost = {}, {}
+        samples, lost = passing_samples(mine), {}
         for r in mine:
-            if r["status"] == 0:
-                samples.setdefault((r["phase"], r["config"]), []).append(r["value"])
-            else:  # a child (or a boot) that did not pass gave no sample of any benchmark
+            if r["status"] != 0:  # a child (or a boot) that did not pass gave no sample of any benchmark
                 lost[r["config"]] = lost.get(r["config"], 0) + 1
         failed = {(b, c): lost.get(c, 0) for b, c in samples}
         table = []
@@ -443,14 +451,10 @@ def plot_scaling(rows, png):
     if len(harts) < 2:
         return
     configs = [c for c in CONFIGS if any(r["config"] == c for r in ok)]
-    ratios = {}
-    for h in harts:
-        samples = {}
-        for r in ok:
-            if r["harts"] == h:
-                samples.setdefault((r["phase"], r["config"]), []).append(r["value"])
-        for c in stats.compare(samples, "stock"):
-            ratios[(h, c.bench, c.config)] = c
+    # each configuration's ratio to stock with its interval, where it has one
+    ratios = {(h, c.bench, c.config): c for h in harts
+              for c in stats.compare(passing_samples([r for r in ok if r["harts"] == h]), "stock")
+              if not math.isnan(c.ratio)}
     fig, axes = plt.subplots(2, len(phases), figsize=(2.8 * len(phases), 5.6), squeeze=False)
     for col, phase in enumerate(phases):
         top, bottom = axes[0][col], axes[1][col]
@@ -466,11 +470,10 @@ def plot_scaling(rows, png):
             top.scatter(xs, ys, s=8, alpha=0.5, color=colour)
             if medians:
                 top.plot(*zip(*medians), marker="o", color=colour, label=config)
-            cs = [(h, ratios[(h, phase, config)]) for h in harts
-                  if (h, phase, config) in ratios and ratios[(h, phase, config)].ratio == ratios[(h, phase, config)].ratio]
-            if config != "stock" and cs:
-                lo = [c.ratio - c.ci_low if c.ci_low == c.ci_low else 0 for _, c in cs]
-                hi = [c.ci_high - c.ratio if c.ci_high == c.ci_high else 0 for _, c in cs]
+            cs = [(h, ratios[(h, phase, config)]) for h in harts if (h, phase, config) in ratios]
+            if cs:
+                lo = [0 if math.isnan(c.ci_low) else c.ratio - c.ci_low for _, c in cs]
+                hi = [0 if math.isnan(c.ci_high) else c.ci_high - c.ratio for _, c in cs]
                 bottom.errorbar([h for h, _ in cs], [c.ratio for _, c in cs], yerr=[lo, hi], marker="o", capsize=3,
                                 color=colour, label=config)
         bottom.axhline(1.0, color="grey", linewidth=0.8)
