@@ -177,11 +177,14 @@ def write_plan(harts, jobs, stamp_line):
     plan; a run on other inputs (a job whose key changed) starts a new one."""
     path = plan_path(harts)
     old = json.loads(path.read_text()) if path.exists() else {"jobs": []}
-    mine = {j.name: j.key() for _, j in jobs}
-    same = all(mine.get(j["name"], j["key"]) == j["key"] for j in old["jobs"])
-    kept = [j for j in old["jobs"] if j["name"] not in mine] if same else []
-    plan = {"stamp": old["stamp"] if same and kept else stamp_line,
-            "jobs": kept + [{"config": c, "name": j.name, "key": j.key()} for c, j in jobs]}
+    mine = [{"config": c, "name": j.name, "key": j.key()} for c, j in jobs]
+    keys = {j["name"]: j["key"] for j in mine}
+    same = all(keys.get(j["name"], j["key"]) == j["key"] for j in old["jobs"])
+    if same and old["jobs"]:  # the same inputs: the plan keeps its stamp and order, and gains any new jobs
+        names = {j["name"] for j in old["jobs"]}
+        plan = {"stamp": old["stamp"], "jobs": old["jobs"] + [j for j in mine if j["name"] not in names]}
+    else:
+        plan = {"stamp": stamp_line, "jobs": mine}
     path.write_text(json.dumps(plan, indent=1) + "\n")
 
 
