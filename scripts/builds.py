@@ -57,19 +57,50 @@ def board_sim(board):
                           text=True).stdout.strip()
 
 
-def firmware(flavor, payload_name="sbi_shootdown_cases", board=False, domains=False):
+def firmware(flavor, payload_name="sbi_shootdown_cases", layout=None):
     """OpenSBI with an S-mode payload of sw/baremetal/programs-sbi: the
-    project's series ("unit") or stock ("stock"); with `board`, both laid
-    out for the FPGA boards' block RAM (build.sh --board); with `domains`,
-    the 4-hart SoC split into the two domains of sw/opensbi/domains.dts
-    (build.sh --domains). Its directory holds fw_payload.elf and
-    fw_payload.bin."""
-    layout = ["--board"] if board else ["--domains"] if domains else []
-    out = BUILD / f"sw/opensbi/{payload_name}-{flavor}{layout[0].replace('--', '-') if layout else ''}"
-    payload = program("sbi-board" if board else "sbi", payload_name).with_suffix(".bin")
-    cmd = ([str(ROOT / "sw/opensbi/build.sh")] + layout + (["--stock"] if flavor == "stock" else [])
-           + [str(payload), str(out)])
+    project's series ("unit") or stock ("stock"); `layout` (build.sh's
+    option of that name): "board", both laid out for the FPGA boards' block
+    RAM; "board-sdram", for the ULX3S's SDRAM; "domains", the 4-hart SoC
+    split into the two domains of sw/opensbi/domains.dts. Its directory
+    holds fw_payload.elf and fw_payload.bin."""
+    assert layout in (None, "board", "board-sdram", "domains"), layout
+    out = BUILD / f"sw/opensbi/{payload_name}-{flavor}{'-' + layout if layout else ''}"
+    payload = program("sbi-board" if layout == "board" else "sbi", payload_name).with_suffix(".bin")
+    cmd = ([str(ROOT / "sw/opensbi/build.sh")] + ([f"--{layout}"] if layout else [])
+           + (["--stock"] if flavor == "stock" else []) + [str(payload), str(out)])
     subprocess.run(cmd, check=True, capture_output=True)
+    return out
+
+
+# A firmware whose unit runs every request as asked, never as a full flush
+# because of its CEILING (sw/opensbi/build.sh --ceiling): what the kernel's
+# entries cover is then all that is flushed.
+CEILING_ABOVE_ANY_REQUEST = 1 << 20
+
+
+def kernel(flavor):
+    """The test kernel's Image: "stock", "port" (our series) or "quick" (the
+    port with /init's shorter workloads)."""
+    cmd = [str(ROOT / "sw/linux/build.sh")] + {"stock": ["--stock"], "quick": ["--quick"], "port": []}[flavor]
+    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def firmware_with_kernel(fw_flavor, k_flavor, layout=None):
+    """OpenSBI (our series; "stock": the IPI path; "unit-ceiling": the unit's
+    CEILING above any request; "mutant-NAME": broken on purpose) with the
+    kernel as its payload; `layout` "board-sdram" for the ULX3S's SDRAM
+    (build.sh --board-sdram)."""
+    assert layout in (None, "board-sdram"), layout
+    out = BUILD / f"sw/opensbi/linux-{k_flavor}-{fw_flavor}{'-' + layout if layout else ''}"
+    if fw_flavor.startswith("mutant-"):
+        opts = ["--mutant", fw_flavor.removeprefix("mutant-")]
+    elif fw_flavor == "unit-ceiling":
+        opts = ["--ceiling", str(CEILING_ABOVE_ANY_REQUEST)]
+    else:
+        opts = ["--stock"] if fw_flavor == "stock" else []
+    subprocess.run([str(ROOT / "sw/opensbi/build.sh"), *([f"--{layout}"] if layout else []), *opts,
+                    kernel(k_flavor), str(out)], check=True, capture_output=True)
     return out
 
 

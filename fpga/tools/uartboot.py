@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""uartboot.py PORT PROGRAM.elf [--baud N] [--no-console] [--retries N]
+"""uartboot.py PORT PROGRAM.elf [--baud N] [--no-console] [--retries N] [--preloaded]
 
 Loads an ELF program (a bare-metal test, or OpenSBI's fw_payload.elf) into
 an FPGA SoC through its boot ROM's UART loader (hw/bootrom/uartboot), starts
@@ -10,6 +10,9 @@ Ctrl-] (or Ctrl-C).
 PORT is a serial device (/dev/ttyUSB0 for the ULX3S or the Arty's USB
 serial) or a pyserial URL: socket://127.0.0.1:PORT reaches the simulated
 SoC (`sim +uart=PORT`, docs/fpga.md).
+
+With --preloaded the program is in memory already (the simulated SDRAM
+board's +load: fpga/sim/board_main.cpp) and only its start is sent.
 
 Exit status: 0 once the program is started and the console is done; 1 if
 the board refused the program or never answered; 2 for bad usage or a bad
@@ -144,6 +147,8 @@ class Loader:
                       "(press reset), on this port, at this baud rate?")
 
     def load(self, entry, segs, corrupt_frame=None):
+        """Sends the segments and then the start; with no segments (a
+        preloaded program) only the start."""
         self.hello()
         frames = 0
         for addr, data, memsz in segs:
@@ -196,6 +201,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for each answer (10)")
     ap.add_argument("--retries", type=int, default=3, help="times to resend a corrupted frame (3)")
     ap.add_argument("--no-console", action="store_true", help="exit once the program is started")
+    ap.add_argument("--preloaded", action="store_true",
+                    help="the program is in memory already (a simulation's +load): only start it")
     ap.add_argument("--corrupt-frame", type=int, metavar="N", help=argparse.SUPPRESS)  # tests: break frame N once
     a = ap.parse_args()
     entry, segs = segments(a.program)
@@ -215,12 +222,15 @@ def main():
     size = sum(len(d) for _, d, _ in segs)
     t0 = time.monotonic()
     try:
-        frames = loader.load(entry, segs, a.corrupt_frame)
+        frames = loader.load(entry, [] if a.preloaded else segs, a.corrupt_frame)
     except Refused as e:
         log(f"uartboot: {e}")
         return 1
-    log(f"uartboot: loaded {size} bytes in {frames} frames ({loader.retransmissions} sent again) "
-        f"in {time.monotonic() - t0:.1f} s; started at {entry:#x}")
+    if a.preloaded:
+        log(f"uartboot: started the preloaded program at {entry:#x}")
+    else:
+        log(f"uartboot: loaded {size} bytes in {frames} frames ({loader.retransmissions} sent again) "
+            f"in {time.monotonic() - t0:.1f} s; started at {entry:#x}")
     if not a.no_console:
         console(port)
     return 0
