@@ -235,6 +235,23 @@ def test_linux_runs_its_quick_workloads_from_the_ulx3s_sdram():
 
 
 @pytest.mark.long
+def test_the_demo_payload_runs_from_the_ulx3s_sdram():
+    """make demo's payload (shootdown_demo: batches of 1 to 256 pages, a
+    target hart on this SoC) under OpenSBI with the series, laid out for
+    the SDRAM and started from the exact SDRAM board top: every path the
+    unit's firmware offers (c: RFENCE by the unit, d: the batched
+    extension, e: the unit's channel from S-mode) takes every batch (a
+    refused call ends the payload with status 1, led[2]) and each point is
+    measured. make test-long."""
+    fw = firmware("unit", "shootdown_demo", layout="board-sdram") / "fw_payload.elf"
+    tool, run = boot(fw, sim=board_sim("ulx3s"), bit_cycles=25, max_cycles=2_000_000_000, timeout=4 * 3600,
+                     preload=True)
+    assert tool.status == 0 and run.status == 0, both(tool, run)
+    points = set(re.findall(r"^DEMO path=(\w) harts=2 targets=1 batch=(\d+) ", tool.stdout, re.M))
+    assert points == {(p, str(1 << k)) for p in "cde" for k in range(9)}, both(tool, run)
+
+
+@pytest.mark.long
 def test_storm_runs_from_the_ulx3s_sdram():
     """storm (a million cycles of random requests from both harts while
     they load, store, execute and remap) built for the SDRAM board
