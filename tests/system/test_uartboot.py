@@ -223,7 +223,7 @@ def test_linux_runs_its_quick_workloads_from_the_ulx3s_sdram():
     stale, and every remote flush went to the unit through the harts'
     channels (none by SBI RFENCE, no error); /init's verdict lights led[1].
     No scoreboard and no harness counters here: what the kernel counts.
-    Hours of simulation (the boot alone is past 155 M cycles, docs/fpga.md):
+    Hours of simulation (the boot alone is past 262 M cycles, docs/fpga.md):
     make test-long."""
     fw = firmware_with_kernel("unit-ceiling", "quick", layout="board-sdram") / "fw_payload.elf"
     tool, run = boot(fw, sim=board_sim("ulx3s"), bit_cycles=25, max_cycles=4_000_000_000, timeout=10 * 3600,
