@@ -26,7 +26,13 @@ import time
 import zlib
 
 SYNC = 0xB5
-PING_WAIT = 0.5  # seconds between pings while the loader is not yet listening
+# Seconds between pings while the loader is not yet listening: 0.5, then
+# twice as long each time up to 8. A ping takes 180 bit times on the wire;
+# pinged faster than a slow simulation puts them on the line (a gate-level
+# one, at a few thousand cycles a second), the pings would queue, and the
+# loader, which after a broken frame waits for a quiet line, would wait for
+# all of them.
+PING_WAIT, PING_WAIT_MAX = 0.5, 8.0
 MAX_PAYLOAD = 4096
 REFUSALS = {
     1: "a frame arrived corrupted (checksum mismatch)",
@@ -136,9 +142,11 @@ class Loader:
         body = struct.pack("<BQI", ord("P"), 0, 0)
         ping = bytes([SYNC]) + body + struct.pack("<I", zlib.crc32(body))
         deadline = time.monotonic() + self.timeout
+        wait = PING_WAIT
         while time.monotonic() < deadline:
             self.port.write(ping)
-            a = self.answer(wait=PING_WAIT)
+            a = self.answer(wait=wait)
+            wait = min(2 * wait, PING_WAIT_MAX)
             if a == "K":
                 return
             if a is not None:  # it took the ping for part of a broken frame

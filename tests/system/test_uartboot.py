@@ -10,45 +10,23 @@ import sys
 
 import pytest
 
+import board_run
 from harness import ROOT, Run, assert_no_stale_translation, board_sim, channel_irq_sources, counters, describe, \
     firmware, firmware_with_kernel, model, program
 from litmus_lang.judge import judge, parse, tests as litmus_tests
 
-TOOL = ROOT / "fpga/tools/uartboot.py"
+TOOL = board_run.TOOL
 TIMEOUT_PASSED = "PASS: the unit gave up on the stuck hart twice and served the others\n"  # shootdown_timeout
-WAITING = re.compile(r"\[sim\] uart: waiting on 127\.0\.0\.1:(\d+)")
 
 
 def boot(elf, *tool_args, max_cycles=200_000_000, timeout=900, flavor="uart", bit_cycles=5, sim=None, preload=False):
-    """Starts the model (`flavor`: uart, or board for the ULX3S's SoC, at
-    `bit_cycles` a bit; or the simulator `sim`, which takes the same
-    arguments) with its UART on a free port and the host tool against it;
-    returns (tool's Run, simulation's Run). With `preload` (the SDRAM
-    board's simulator) the program is in memory from the start (+load) and
-    the tool only starts it. The simulation is ended if the tool gives up
-    first."""
-    if preload:
-        tool_args += ("--preloaded",)
-    sim = subprocess.Popen([sim or model(2, flavor), "+uart=0", f"+uart-bit-cycles={bit_cycles}",
-                            f"+max-cycles={max_cycles}", *([f"+load={elf}"] if preload else [])],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    first = sim.stderr.readline()
-    m = WAITING.search(first)
-    assert m, f"the simulator did not open its UART: {first!r}"
-    try:
-        # A simulated SoC runs some 1,000 times slower than a board, slower
-        # still beside other simulations: a 4 KiB frame's answer can take
-        # tens of seconds (on a board, 50 ms).
-        t = subprocess.run([sys.executable, str(TOOL), f"socket://127.0.0.1:{m.group(1)}", str(elf), "--timeout", "300",
-                            *tool_args],
-                           capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        sim.kill()
-        raise
-    if t.returncode != 0:
-        sim.kill()
-    out, err = sim.communicate(timeout=timeout)
-    return Run(t.returncode, t.stdout, t.stderr), Run(sim.returncode, out, first + err)
+    """board_run.boot on the model of `flavor` (uart, or board for the
+    ULX3S's SoC) or the simulator `sim`, which takes the same arguments;
+    returns (tool's Run, simulation's Run)."""
+    tool, run = board_run.boot(sim or model(2, flavor), elf, *tool_args, max_cycles=max_cycles, timeout=timeout,
+                               bit_cycles=bit_cycles, preload=preload)
+    assert tool.status != -1, f"{tool.stderr}: {run.stderr!r}"
+    return Run(*tool), Run(*run)
 
 
 def both(tool, sim):
