@@ -16,6 +16,7 @@ import re
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import board_run  # noqa: E402
@@ -43,33 +44,37 @@ def gate_sim(netlist):
     return path, (path.parent / "build-seconds").read_text().split()
 
 
-def run_all(name, sim, elfs):
-    rows = []
-    for prog, expected, shows in PROGRAMS:
-        begin = time.monotonic()
-        tool, run = board_run.boot(sim, elfs[prog], bit_cycles=25, max_cycles=20_000_000, timeout=4 * 3600,
-                                     answer_timeout=3600)
-        seconds = time.monotonic() - begin
-        cycles = board_run.board_cycles(run.stderr)
-        ok = run.status == expected and (expected != 0 or tool.status == 0) and shows(tool.stdout)
-        rows.append({"model": name, "program": prog, "status": run.status, "expected": expected,
-                     "cycles": cycles or 0, "seconds": f"{seconds:.1f}",
-                     "khz": f"{(cycles or 0) / seconds / 1e3:.2f}", "ok": "yes" if ok else "NO"})
-        print(f"{name} {prog}: status {run.status} (wanted {expected}), {cycles} cycles in {seconds:.0f} s"
-              + ("" if ok else f"\n  tool: {tool.stderr.strip()[-300:]}\n  sim: {run.stderr.strip()[-300:]}"),
-              flush=True)
-    return rows
+def run_all(name, sim, elfs, programs):
+    """The rows of `programs` run on `sim`, as many at a time as there are
+    cores (each run is one simulator process)."""
+    with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
+        return list(pool.map(lambda p: run_one(name, sim, elfs, *p), [p for p in PROGRAMS if p[0] in programs]))
+
+
+def run_one(name, sim, elfs, prog, expected, shows):
+    begin = time.monotonic()
+    tool, run = board_run.boot(sim, elfs[prog], bit_cycles=25, max_cycles=20_000_000, timeout=4 * 3600,
+                               answer_timeout=3600)
+    seconds = time.monotonic() - begin
+    cycles = board_run.board_cycles(run.stderr)
+    ok = run.status == expected and (expected != 0 or tool.status == 0) and shows(tool.stdout)
+    print(f"{name} {prog}: status {run.status} (wanted {expected}), {cycles} cycles in {seconds:.0f} s"
+          + ("" if ok else f"\n  tool: {tool.stderr.strip()[-300:]}\n  sim: {run.stderr.strip()[-300:]}"),
+          flush=True)
+    return {"model": name, "program": prog, "status": run.status, "expected": expected, "cycles": cycles or 0,
+            "seconds": f"{seconds:.1f}", "khz": f"{(cycles or 0) / seconds / 1e3:.2f}", "ok": "yes" if ok else "NO"}
 
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--netlist", type=pathlib.Path, help="a netlist (JSON) synth_ecp5 wrote, instead of "
                     "synthesising the board now")
+    ap.add_argument("--programs", nargs="+", choices=[p for p, _, _ in PROGRAMS], default=[p for p, _, _ in PROGRAMS])
     opts = ap.parse_args(argv)
     rev = stamp.inputs_rev(("hw", "sim", "sw", "fpga"))
     elfs = {prog: program("board", prog) for prog, _, _ in PROGRAMS}
     gate, (build_s, cells) = gate_sim(opts.netlist)
-    rows = run_all("gate-level", gate, elfs) + run_all("RTL", board_sim("ulx3s"), elfs)
+    rows = run_all("gate-level", gate, elfs, opts.programs) + run_all("RTL", board_sim("ulx3s"), elfs, opts.programs)
     out = BUILD / "results"
     out.mkdir(parents=True, exist_ok=True)
     tables.write_csv(out / "gatesim.csv", rows, FIELDS)
@@ -82,7 +87,7 @@ def main(argv):
                 [[p, f"{speed['gate-level', p]['status']} ({e})", speed["gate-level", p]["cycles"],
                   speed["gate-level", p]["seconds"], speed["gate-level", p]["khz"], speed["RTL", p]["khz"],
                   f"{float(speed['RTL', p]['khz']) / max(float(speed['gate-level', p]['khz']), 1e-9):.0f}x"]
-                 for p, e, _ in PROGRAMS])]
+                 for p, e, _ in PROGRAMS if p in opts.programs])]
     tables.write_fragment(out / "gatesim.md", "The ULX3S netlist at gate level",
                           stamp.stamp("make gatesim", ("hw", "sim", "sw", "fpga"), rev=rev,
                                       extra="; the flow's yosys netlist, yosys's ECP5 cell models and "
