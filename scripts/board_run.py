@@ -42,9 +42,9 @@ def boot(sim, elf, *tool_args, max_cycles=200_000_000, timeout=900, bit_cycles=5
         out, err = proc.communicate()
         return Ran(-1, "", "the simulator did not open its UART"), Ran(proc.returncode, out, first + err)
     try:
-        # A simulated SoC runs some 1,000 times slower than a board (a
-        # gate-level one 100,000 times), slower still beside other
-        # simulations: a 4 KiB frame's answer can take minutes.
+        # A simulated SoC runs some 1,000 times slower than a board (the
+        # gate-level ULX3S 12,500 times: 2 kHz for 25 MHz), slower still
+        # beside other simulations: a 4 KiB frame's answer can take minutes.
         t = subprocess.run([sys.executable, str(TOOL), f"socket://127.0.0.1:{m.group(1)}", str(elf), "--timeout",
                             str(answer_timeout), *tool_args],
                            capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)

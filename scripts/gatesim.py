@@ -12,7 +12,6 @@ seconds and speed); exits 1 if a program does not end as it should."""
 import argparse
 import os
 import pathlib
-import re
 import subprocess
 import sys
 import time
@@ -77,6 +76,11 @@ def main(argv):
     ap.add_argument("--programs", nargs="+", choices=[p for p, _, _ in PROGRAMS], default=[p for p, _, _ in PROGRAMS])
     opts = ap.parse_args(argv)
     rev = stamp.inputs_rev(("hw", "sim", "sw", "fpga"))
+    # a netlist made before names itself: it may be older than the inputs' commit
+    netlist = "the netlist synthesised now by fpga/build.sh"
+    if opts.netlist:
+        written = time.strftime("%Y-%m-%d %H:%M", time.gmtime(opts.netlist.stat().st_mtime))
+        netlist = f"the netlist {opts.netlist} (written {written} UTC)"
     elfs = {prog: program("board", prog) for prog, _, _ in PROGRAMS}
     gate, (build_s, cells) = gate_sim(opts.netlist)
     rows = run_all("gate-level", gate, elfs, opts.programs) + run_all("RTL", board_sim("ulx3s"), elfs, opts.programs)
@@ -95,8 +99,8 @@ def main(argv):
                  for p, e, _ in PROGRAMS if p in opts.programs])]
     tables.write_fragment(out / "gatesim.md", "The ULX3S netlist at gate level",
                           stamp.stamp("make gatesim", ("hw", "sim", "sw", "fpga"), rev=rev,
-                                      extra="; the flow's yosys netlist, yosys's ECP5 cell models and "
-                                            "fpga/gatesim/ecp5_models.v"), body)
+                                      extra=f"; {netlist}, yosys's ECP5 cell models and fpga/gatesim/ecp5_models.v"),
+                          body)
     print((out / "gatesim.md").read_text())
     bad = [f"{r['model']} {r['program']}" for r in rows if r["ok"] != "yes"]
     if bad:
