@@ -10,7 +10,7 @@
 # on the board's wires (fpga/sim/ulx3s_sdram_board.sv). It is driven at its
 # pins by the same program as the RTL board model (fpga/sim/board_main.cpp:
 # +uart, +load, +jtag, the LEDs' exit status). Built (cached by the
-# netlist's hash) if needed; 14 min on one core (Verilator peaks at 3.3 GB).
+# netlist's hash) if needed; 10-15 min on one core (Verilator peaks at 3.3 GB).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/../../scripts/lib.sh"
@@ -41,7 +41,7 @@ rm "$W/netlist.json"
 python3 "$HERE/cell_models.py" "$SHARE/cells_sim.v" "$W"
 printf '#include "Vulx3s_sdram_board.h"\n#define VTOP Vulx3s_sdram_board\n' > "$W/vtop.h"
 CELLS=$(awk '/^  [A-Za-z\\]/ && !/^  (wire|input|output|inout|reg|assign) /' "$W/gate.v" | wc -l)
-step "building the gate-level model of the ULX3S SDRAM board ($CELLS cells; about 15 min, one core)"
+step "building the gate-level model of the ULX3S SDRAM board ($CELLS cells; 10-15 min, one core)"
 begin=$SECONDS
 run_logged "$BUILD/logs/gatesim-ulx3s.log" verilator --cc --exe --build --no-timing -Wno-fatal -Wno-lint \
   -Wno-style -Wno-MODDUP --x-assign fast --x-initial fast --noassert --top-module ulx3s_sdram_board \
