@@ -46,6 +46,8 @@ SECTIONS = [
     ("linux-mutants", "make linux-mutants", "Kernel mutants and the workload count that must catch each."),
     ("mutants", "make mutants", "RTL mutants: which program's checks and which scoreboard runs catch each."),
     ("litmus-long", "make litmus-long", "Every litmus test at 1,000 schedules on every back end."),
+    ("gatesim", "make gatesim", "The ULX3S board's synthesised netlist simulated at gate level, programs "
+     "loaded over its serial pins."),
     ("sim-speed", "make bench-sim", "Simulation speed of the model flavours."),
 ]
 REV = re.compile(r"inputs as of (\w+)")
