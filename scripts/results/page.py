@@ -95,8 +95,13 @@ def render(made, results=DOCS / "results"):
 
 
 def figures(name, results):
-    """NAME.png and then NAME-*.png (a result's further figures) in `results`."""
-    return [p for p in [results / f"{name}.png"] if p.exists()] + sorted(results.glob(f"{name}-*.png"))
+    """NAME.png and then NAME-*.png (a result's further figures) in `results`,
+    less those of a section whose name extends NAME (linux-demo-no-nonleaf's
+    are not linux-demo's)."""
+    longer = [n for n, _, _ in SECTIONS if n.startswith(name + "-")]
+    more = [p for p in sorted(results.glob(f"{name}-*.png"))
+            if not any(p.stem == n or p.stem.startswith(n + "-") for n in longer)]
+    return [p for p in [results / f"{name}.png"] if p.exists()] + more
 
 
 def unlisted(results=DOCS / "results"):
