@@ -307,7 +307,7 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   tl.e.valid := false.B
 
   // ------------------------------------------------------------ completion
-  private val done = engine.io.complete
+  private val completion = engine.io.complete
   channels.zipWithIndex.foreach { case (c, i) =>
     val e = c.io.progress
     val oldestMine = engine.io.oldest.valid && engine.io.oldest.bits.chan === i.U
@@ -315,15 +315,15 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
     e.sending := engine.io.sending.valid && engine.io.sending.bits === i.U
     e.oldest.valid := oldestMine
     e.oldest.bits := engine.io.oldest.bits.acked
-    e.complete := done.valid && oldestMine
-    e.errCode := done.bits.errCode
-    e.failed := done.bits.failed
+    e.complete := completion.valid && oldestMine
+    e.errCode := completion.bits.errCode
+    e.failed := completion.bits.failed
   }
   when (engine.io.entryDone) { ctrEntries := ctrEntries + 1.U }
   when (engine.io.pageSent) { ctrPages := ctrPages + 1.U }
-  when (done.valid && done.bits.fallback && done.bits.errCode === 0.U) { ctrFallbacks := ctrFallbacks + 1.U }
-  when (done.valid) { ctrRequests := ctrRequests + 1.U }
-  ctrErrors := ctrErrors + PopCount(channels.map(_.io.submitError)) + (done.valid && done.bits.errCode =/= 0.U)
+  when (completion.valid && completion.bits.fallback && completion.bits.errCode === 0.U) { ctrFallbacks := ctrFallbacks + 1.U }
+  when (completion.valid) { ctrRequests := ctrRequests + 1.U }
+  ctrErrors := ctrErrors + PopCount(channels.map(_.io.submitError)) + (completion.valid && completion.bits.errCode =/= 0.U)
   ctrTimeouts := ctrTimeouts + PopCount(engine.io.gaveUp) + PopCount(engine.io.skipped)
   ctrForeign := ctrForeign + PopCount(channels.map(_.io.foreign))
 
@@ -342,7 +342,7 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
     val startTicket = UnitChannel.nextTicket(VecInit(channels.map(_.io.started))(started.bits))
     ScoreboardProbe(unitStart, started.valid, started.bits, startTicket, w.startTargets, w.startSeq)
     ScoreboardProbe(unitEntry, w.entry.valid, 0.U, w.entry.bits, w.entrySeq)
-    ScoreboardProbe(unitDone, done.valid, done.bits.chan, done.bits.errCode, done.bits.failed, done.bits.seq)
+    ScoreboardProbe(unitDone, completion.valid, completion.bits.chan, completion.bits.errCode, completion.bits.failed, completion.bits.seq)
     // Acknowledgements that count (not those owed to a request that gave
     // up), with the request each is for.
     (0 until n).foreach(i => ScoreboardProbe(agentAck, w.ackNow(i), i.U, w.ackSeq(i)))

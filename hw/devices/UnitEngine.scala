@@ -242,22 +242,22 @@ class UnitEngine(p: UnitEngineParams) extends Module {
 
     val complete = broadcaster.io.complete
     val oldest = broadcaster.io.oldest.bits
-    val done = waiting.io.deq.bits
+    val head = waiting.io.deq.bits
     waiting.io.deq.ready := complete
-    val failed = oldest.failed
+    val gaveUpOn = oldest.failed
 
     io.started.valid := start
     io.started.bits := newChan
     io.sending.valid := sending
     io.sending.bits := chan
     io.oldest.valid := broadcaster.io.oldest.valid && waiting.io.deq.valid
-    io.oldest.bits.chan := done.chan
+    io.oldest.bits.chan := head.chan
     io.oldest.bits.acked := oldest.acked
     io.complete.valid := complete
-    io.complete.bits.chan := done.chan
-    io.complete.bits.errCode := Mux(failed =/= 0.U, ShootdownMap.Err.timeout.value.U, done.errCode)
-    io.complete.bits.failed := failed
-    io.complete.bits.fallback := done.fallback
+    io.complete.bits.chan := head.chan
+    io.complete.bits.errCode := Mux(gaveUpOn =/= 0.U, ShootdownMap.Err.timeout.value.U, head.errCode)
+    io.complete.bits.failed := gaveUpOn
+    io.complete.bits.fallback := head.fallback
     io.complete.bits.seq := oldest.seq
     io.entryDone := expander.io.entryDone
     io.pageSent := expander.io.cmd.fire() && !expander.io.cmd.bits.end
