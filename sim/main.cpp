@@ -319,6 +319,104 @@ bool fork_children(const Options& opt, uint64_t cycle, uint64_t* child_seed, int
   return false;
 }
 
+// Jitter from the start (unless a snapshot starts it: the boot every sample
+// shares is then the unperturbed one) and the program in memory; false if
+// the program cannot be loaded (said why).
+bool prepare_memory(const Options& opt, AxiMem& mem) {
+  if (!opt.snapshot_seed_given && opt.fork_seeds.empty()) mem.set_jitter(opt.mem_jitter, opt.seed);
+  ElfImage img;
+  const std::string err = opt.program.empty() ? "" : load_elf(opt.program, mem, &img);
+  if (!err.empty()) {
+    std::fprintf(stderr, "sim: %s\n", err.c_str());
+    return false;
+  }
+  if (!opt.quiet && opt.mem_jitter)
+    std::fprintf(stderr, "[sim] memory latency %u-%u cycles, %s\n", opt.mem_latency, opt.mem_latency + opt.mem_jitter,
+                 opt.fork_seeds.empty() && !opt.snapshot_seed_given
+                     ? ("seed " + std::to_string(opt.seed)).c_str()
+                     : "from the snapshot on (exact before it)");
+  if (!opt.quiet && !opt.program.empty())
+    std::fprintf(stderr, "[sim] loaded %s: %u segment(s), %llu bytes, entry 0x%llx\n", opt.program.c_str(),
+                 img.segments, (unsigned long long)img.bytes, (unsigned long long)img.entry);
+  return true;
+}
+
+#if VM_TRACE
+// +waves=FILE: the FST writer on the model, or null (said why).
+std::unique_ptr<VerilatedFstC> open_waves(VerilatedContext& ctx, VSimTop& top, const std::string& path) {
+  ctx.traceEverOn(true);
+  auto fst = std::make_unique<VerilatedFstC>();
+  top.trace(fst.get(), 99);
+  fst->open(path.c_str());
+  if (!fst->isOpen()) {
+    std::fprintf(stderr, "sim: cannot open waveform file '%s'\n", path.c_str());
+    return nullptr;
+  }
+  return fst;
+}
+#endif
+
+// A finisher command that neither ends the run nor forks it: the snapshot
+// with +snapshot-seed (the jitter starts), or an unknown command (ignored).
+void other_command(const Options& opt, uint32_t bits, uint64_t cycle, AxiMem& mem) {
+  if (bits == kSnapshot && opt.snapshot_seed_given) {
+    mem.set_jitter(opt.mem_jitter, opt.snapshot_seed);
+    if (!opt.quiet)
+      std::fprintf(stderr, "[sim] snapshot at cycle %llu: jitter from here, seed %llu\n", (unsigned long long)cycle,
+                   (unsigned long long)opt.snapshot_seed);
+  } else if (bits != kSnapshot) {
+    std::fprintf(stderr, "[sim] finisher: ignoring unknown command 0x%x\n", bits);
+  }
+}
+
+// +mutant=NAME: turns the knob on (the switches ask during the first
+// eval, in their initial blocks) and refuses a name no switch asked about.
+void select_mutant(VSimTop& top, const Options& opt) {
+  mutant_select(opt.mutant);
+  top.eval();
+  const auto& known = mutants_known();
+  if (!known.count(opt.mutant)) {
+    std::string names;
+    for (const auto& n : known) names += " " + n;
+    usage_error(known.empty() ? "+mutant needs a model with the mutant switches (flavour tuned or debug; the uart, board and base models have none)"
+                              : "unknown mutant '" + opt.mutant + "'; this model has:" + names);
+  }
+  if (!opt.quiet) std::fprintf(stderr, "[sim] mutant %s is on\n", opt.mutant.c_str());
+}
+
+// What scripts and tests parse at the end of a run: per hart, machine
+// software interrupts raised, M-mode cycles, the agents' hold and the page
+// walkers' busy cycles; and the requests the unit completed (each if the
+// model has it).
+void report_counts(const HartCounters& harts) {
+  if (harts.msip_found()) std::fprintf(stderr, "[sim] msip raised per hart: %s\n", harts.msip_summary().c_str());
+  if (harts.mmode_found()) std::fprintf(stderr, "[sim] M-mode cycles per hart: %s\n", harts.mmode_summary().c_str());
+  if (harts.held_found())
+    std::fprintf(stderr, "[sim] cycles the flush agent held the core per hart: %s\n", harts.held_summary().c_str());
+  if (harts.walk_found())
+    std::fprintf(stderr, "[sim] page-walker busy cycles per hart: %s\n", harts.walk_summary().c_str());
+  if (harts.unit_found())
+    std::fprintf(stderr, "[sim] requests the shootdown unit completed (CTR_REQUESTS): %llu\n",
+                 (unsigned long long)harts.unit_requests());
+}
+
+// The run's exit status with the scoreboard on: its summary, then a failing
+// program keeps its own status (the summary line tells whether the
+// scoreboard objected too); a passing one fails on a violation, or on
+// events the scoreboard could not trace (no pass without a check).
+int scoreboard_verdict(Scoreboard& scoreboard, const Options& opt, int status) {
+  scoreboard.summary(stderr);
+  if (status == kExitTimeout || status == kExitInternal || status == 130) return status;
+  if (!opt.scoreboard_only && status != 0) return status;
+  if (scoreboard.violations()) return kExitScoreboard;
+  if (scoreboard.unexplained()) {
+    std::fprintf(stderr, "[sim] scoreboard: it could not trace %llu events, so it could not check the run: "
+                         "no pass (exit %d)\n", (unsigned long long)scoreboard.unexplained(), kExitUntraced);
+    return kExitUntraced;
+  }
+  return 0;
+}
+
 }  // namespace
 
 bool sim_verbose = false;
@@ -329,23 +427,7 @@ int main(int argc, char** argv) {
   const Options opt = parse_args(argc, argv);
 
   AxiMem mem(kDramBase, kDramSize, opt.mem_latency);
-  // With a snapshot seed the memory is exact until the snapshot: the boot
-  // every sample shares is the unperturbed one.
-  if (!opt.snapshot_seed_given && opt.fork_seeds.empty()) mem.set_jitter(opt.mem_jitter, opt.seed);
-  ElfImage img;
-  const std::string err = opt.program.empty() ? "" : load_elf(opt.program, mem, &img);
-  if (!err.empty()) {
-    std::fprintf(stderr, "sim: %s\n", err.c_str());
-    return kExitBadElf;
-  }
-  if (!opt.quiet && opt.mem_jitter)
-    std::fprintf(stderr, "[sim] memory latency %u-%u cycles, %s\n", opt.mem_latency, opt.mem_latency + opt.mem_jitter,
-                 opt.fork_seeds.empty() && !opt.snapshot_seed_given
-                     ? ("seed " + std::to_string(opt.seed)).c_str()
-                     : "from the snapshot on (exact before it)");
-  if (!opt.quiet && !opt.program.empty())
-    std::fprintf(stderr, "[sim] loaded %s: %u segment(s), %llu bytes, entry 0x%llx\n", opt.program.c_str(),
-                 img.segments, (unsigned long long)img.bytes, (unsigned long long)img.entry);
+  if (!prepare_memory(opt, mem)) return kExitBadElf;
 
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(1, argv);  // no plusargs for the RTL: rocket's take their defaults
@@ -361,16 +443,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "sim: warning: no privilege registers found; M-mode cycles are not counted\n");
 #if VM_TRACE
   std::unique_ptr<VerilatedFstC> fst;
-  if (!opt.waves.empty()) {
-    ctx->traceEverOn(true);
-    fst = std::make_unique<VerilatedFstC>();
-    top->trace(fst.get(), 99);
-    fst->open(opt.waves.c_str());
-    if (!fst->isOpen()) {
-      std::fprintf(stderr, "sim: cannot open waveform file '%s'\n", opt.waves.c_str());
-      return kExitUsage;
-    }
-  }
+  if (!opt.waves.empty() && !(fst = open_waves(*ctx, *top, opt.waves))) return kExitUsage;
 #endif
   UartBridge uart(opt.uart_bit_cycles);
   if (opt.uart_port >= 0) {
@@ -382,19 +455,7 @@ int main(int argc, char** argv) {
   }
   bool uart_rx = true;
   std::signal(SIGINT, [](int) { g_interrupted = 1; });
-  if (!opt.mutant.empty()) {
-    // The switches ask during the first eval (their initial blocks).
-    mutant_select(opt.mutant);
-    top->eval();
-    const auto& known = mutants_known();
-    if (!known.count(opt.mutant)) {
-      std::string names;
-      for (const auto& n : known) names += " " + n;
-      usage_error(known.empty() ? "+mutant needs a model with the mutant switches (flavour tuned or debug; the uart, board and base models have none)"
-                                : "unknown mutant '" + opt.mutant + "'; this model has:" + names);
-    }
-    if (!opt.quiet) std::fprintf(stderr, "[sim] mutant %s is on\n", opt.mutant.c_str());
-  }
+  if (!opt.mutant.empty()) select_mutant(*top, opt);
 
   auto t0 = std::chrono::steady_clock::now();
   bool forked = false;  // this process forked children at the snapshot and waited for them
@@ -471,13 +532,8 @@ int main(int argc, char** argv) {
         mem.set_jitter(opt.mem_jitter, seed);
         child = true;
         t0 = std::chrono::steady_clock::now();
-      } else if (finish_bits == kSnapshot && opt.snapshot_seed_given) {
-        mem.set_jitter(opt.mem_jitter, opt.snapshot_seed);
-        if (!opt.quiet)
-          std::fprintf(stderr, "[sim] snapshot at cycle %llu: jitter from here, seed %llu\n", (unsigned long long)cycle,
-                       (unsigned long long)opt.snapshot_seed);
-      } else if (finish_bits != kSnapshot) {
-        std::fprintf(stderr, "[sim] finisher: ignoring unknown command 0x%x\n", finish_bits);
+      } else {
+        other_command(opt, finish_bits, cycle, mem);
       }
     }
     if (mem.errors()) {
@@ -510,29 +566,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "[sim] %s, status %d: %llu cycles in %.2f s (%.1f kHz)\n", why.c_str(), status,
                  (unsigned long long)cycle, secs, cycle / secs / 1000.0);
   if (forked) return status;  // the children said the rest
-  // What scripts and tests parse: machine software interrupts raised, per hart.
-  if (!opt.quiet && harts.msip_found())
-    std::fprintf(stderr, "[sim] msip raised per hart: %s\n", harts.msip_summary().c_str());
-  if (!opt.quiet && harts.mmode_found())
-    std::fprintf(stderr, "[sim] M-mode cycles per hart: %s\n", harts.mmode_summary().c_str());
-  if (!opt.quiet && harts.held_found())
-    std::fprintf(stderr, "[sim] cycles the flush agent held the core per hart: %s\n", harts.held_summary().c_str());
-  if (!opt.quiet && harts.walk_found())
-    std::fprintf(stderr, "[sim] page-walker busy cycles per hart: %s\n", harts.walk_summary().c_str());
-  if (opt.scoreboard) {
-    scoreboard.summary(stderr);
-    if (status == kExitTimeout || status == kExitInternal || status == 130) return leave(status);
-    // A failing program keeps its own status; the summary line tells
-    // whether the scoreboard objected too.
-    if (opt.scoreboard_only || status == 0) {
-      if (scoreboard.violations()) return leave(kExitScoreboard);
-      if (scoreboard.unexplained()) {
-        std::fprintf(stderr, "[sim] scoreboard: it could not trace %llu events, so it could not check the run: "
-                             "no pass (exit %d)\n", (unsigned long long)scoreboard.unexplained(), kExitUntraced);
-        return leave(kExitUntraced);
-      }
-      return leave(0);
-    }
-  }
-  return leave(status);
+  if (!opt.quiet) report_counts(harts);
+  return leave(opt.scoreboard ? scoreboard_verdict(scoreboard, opt, status) : status);
 }

@@ -1,7 +1,5 @@
 """No function or constructor over 150 lines (scripts/function_lengths.py),
-but for the ones listed here, which may only shrink until they go: each is
-waiting for a change that would restart the Linux benchmark sweep
-(sim/main.cpp is in the simulation models' key)."""
+but for the ones listed here, which may only shrink until they go."""
 import subprocess
 import sys
 
@@ -10,9 +8,7 @@ from harness import ROOT
 import function_lengths
 
 LIMIT = 150
-WAITING = {
-    ("sim/main.cpp", "main"): 211,  # +3: the held and walk counts' report lines (2026-11-28)
-}
+WAITING = {}
 
 
 def test_no_function_over_the_limit_but_those_waiting():
