@@ -133,13 +133,13 @@ class UnitChannel(p: UnitChannelParams) extends Module {
   val acked   = RegInit(0.U(n.W))
   val failed  = RegInit(0.U(n.W))   // sticky until written 1s clear it
   val errors  = RegInit(0.U(Err.summaryBits.W))  // sticky: bit c = code c seen
-  /** This cycle's additions to `failed` and `errors` (the engine's, or a
-    * refused submission's) and the bits a write clears: a bit both set and
-    * cleared in one cycle stays set. */
+  /** This cycle's additions to `failed` and `errors` (the engine's, and a
+    * refused submission's: both can come in one cycle) and the bits a write
+    * clears: a bit both set and cleared in one cycle stays set. */
   val failedSet, failedClear = WireDefault(0.U(n.W))
-  val errorsSet, errorsClear = WireDefault(0.U(Err.summaryBits.W))
+  val errorsRefused, errorsCompleted, errorsClear = WireDefault(0.U(Err.summaryBits.W))
   failed := failed & ~failedClear | failedSet
-  errors := errors & ~errorsClear | errorsSet
+  errors := errors & ~errorsClear | errorsRefused | errorsCompleted
   val irqEn   = RegInit(false.B)
   val irqPend = RegInit(false.B)
   val queue   = Module(new Queue(p.request, prm.queueDepth))
@@ -195,7 +195,7 @@ class UnitChannel(p: UnitChannelParams) extends Module {
         // nothing: the answer says so
       } .elsewhen (code =/= 0.U) {
         errWord := Cat(code, 0.U(32.W))
-        errorsSet := UIntToOH(code, Err.summaryBits)
+        errorsRefused := UIntToOH(code, Err.summaryBits)
         submitError := true.B
       } .elsewhen (!full) {
         queue.io.enq.valid := true.B
@@ -238,7 +238,7 @@ class UnitChannel(p: UnitChannelParams) extends Module {
     done := doneTicket
     when (e.errCode =/= 0.U) {
       errWord := Cat(e.errCode, doneTicket)
-      errorsSet := UIntToOH(e.errCode, Err.summaryBits)
+      errorsCompleted := UIntToOH(e.errCode, Err.summaryBits)
     }
     failedSet := e.failed
     when (doneTicket === posted) { irqPend := true.B }
