@@ -286,7 +286,7 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
 
   // ------------------------------------------------------------ engine
   val engine = Module(new UnitEngine(UnitEngineParams(n, addrBits, prm, blockBytes)))
-  engine.io.requests <> VecInit(channels.map(_.io.requests))
+  engine.io.requests.zip(channels).foreach { case (r, c) => r <> c.io.requests }
   engine.io.ceiling := ceiling
   engine.io.timeout := timeout
   engine.io.knobs := knobs
