@@ -143,7 +143,7 @@ bench-sim: sw
 generated: setup
 	@./mill --no-server -j 1 hw.runMain shootdown.devices.GenShootdownHeaders \
 	  --header sw/include/tlb_shootdown_regs.h --doc docs/shootdown-registers.md \
-	  --python scripts/shootdown_regs.py
+	  --python scripts/shootdown_regs.py --finisher sw/include/finisher.h
 	@PYTHONPATH=scripts python3 -m litmus_lang.catalogue --write docs/litmus.md
 
 results:

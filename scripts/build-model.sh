@@ -72,7 +72,7 @@ fi
 
 # 3. The model, keyed by the Verilog, the harness and the tool version.
 MODEL_KEY=$(printf '%s %s %s %s' "$ELAB_KEY" "$FLAVOR" "$(verilator --version)" \
-  "$(hash_inputs "$ROOT/sim" "$ROOT/sw/include/tlb_shootdown_regs.h" < /dev/null)" | sha256sum | cut -c1-16)
+  "$(hash_inputs "$ROOT/sim" "$ROOT/sw/include/tlb_shootdown_regs.h" "$ROOT/sw/include/finisher.h" < /dev/null)" | sha256sum | cut -c1-16)
 MDIR="$CACHE/models/$CONFIG-$FLAVOR-$MODEL_KEY"
 if [ ! -x "$MDIR/sim" ]; then
   train=()

@@ -115,7 +115,7 @@ def model_file(harts):
         if f.suffix in (".v", ".sv", ".dts"):
             h.update(f.name.encode() + b"\0" + LOCATOR.sub(b"", f.read_bytes()) + b"\0")
     return sweep.File(sim, built_from=f"{h.hexdigest()[:16]} tuned {tool_version('verilator', '--version')} "
-                                      f"{hash_inputs(ROOT / 'sim', ROOT / 'sw/include/tlb_shootdown_regs.h')}")
+                                      f"{hash_inputs(ROOT / 'sim', ROOT / 'sw/include/tlb_shootdown_regs.h', ROOT / 'sw/include/finisher.h')}")
 
 
 def firmware(config):

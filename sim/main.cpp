@@ -70,6 +70,7 @@
 #include "VSimTop.h"
 #include "axi_mem.h"
 #include "elf_loader.h"
+#include "finisher.h"
 #include "hart_counters.h"
 #include "mutants.h"
 #include "rtl_globals.h"
@@ -85,7 +86,7 @@ namespace {
 constexpr uint64_t kDramBase = 0x80000000ull;
 constexpr uint64_t kDramSize = 0x10000000ull;  // matches WithDefaultMemPort
 constexpr int kResetCycles = 16;
-constexpr uint32_t kSnapshot = 0x5a5a;  // the finisher command that marks the snapshot point
+constexpr uint32_t kSnapshot = FINISHER_SNAPSHOT;  // the finisher command that marks the snapshot point
 constexpr int kExitTimeout = 124, kExitUsage = 64, kExitBadElf = 65, kExitInternal = 70, kExitScoreboard = 71,
               kExitUntraced = 72;
 #ifdef SCOREBOARD
@@ -246,9 +247,9 @@ void drive(VSimTop& t, const AxiSlaveOut& s) {
 // The finisher protocol of QEMU's sifive_test device.
 bool decode_finish(uint32_t v, int* status, std::string* what) {
   switch (v & 0xffff) {
-    case 0x5555: *status = 0; *what = "pass"; return true;
-    case 0x3333: *status = (int)(v >> 16); *what = "fail"; return true;
-    case 0x7777: *status = 1; *what = "reset requested (unsupported)"; return true;
+    case FINISHER_PASS: *status = 0; *what = "pass"; return true;
+    case FINISHER_FAIL: *status = (int)(v >> 16); *what = "fail"; return true;
+    case FINISHER_RESET: *status = 1; *what = "reset requested (unsupported)"; return true;
     default: return false;
   }
 }
