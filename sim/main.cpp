@@ -6,7 +6,7 @@
 //       [+timestamps] [+trace-axi] [+verbose] [+no-scoreboard | +scoreboard-only] [+mutant=NAME]
 //       [+uart=PORT [+uart-bit-cycles=N]] PROGRAM.elf
 //
-// Models built with the scoreboard (tuned and debug flavours) run it on
+// Models built with the scoreboard (checked and debug flavours) run it on
 // every cycle (sim/scoreboard.h, docs/scoreboard.md): a violation makes a
 // passing program exit 71 (a failing one keeps its status).
 // +scoreboard-only ignores the program's own verdict, so that the exit
@@ -205,10 +205,10 @@ Options parse_args(int argc, char** argv) {
     usage_error("+waves-from/+waves-to need +waves=FILE.fst");
   if (o.waves_from > o.waves_to) usage_error("+waves-from is after +waves-to");
   if (!o.disconnect.empty() && !o.scoreboard)
-    usage_error("+scoreboard-disconnect needs the scoreboard (a tuned or debug model, without +no-scoreboard)");
+    usage_error("+scoreboard-disconnect needs the scoreboard (a checked or debug model, without +no-scoreboard)");
   if (o.scoreboard_only && !o.scoreboard)
     usage_error(kHaveScoreboard ? "+scoreboard-only and +no-scoreboard contradict each other"
-                                : "+scoreboard-only needs a model with the scoreboard (flavour tuned or debug; the uart, board and base models have none)");
+                                : "+scoreboard-only needs a model with the scoreboard (flavour checked or debug; the uart, board and base models have none)");
 #if !VM_TRACE
   if (!o.waves.empty()) usage_error("this model was built without waveform support; use 'make run WAVES=1'");
 #endif
@@ -379,7 +379,7 @@ void select_mutant(VSimTop& top, const Options& opt) {
   if (!known.count(opt.mutant)) {
     std::string names;
     for (const auto& n : known) names += " " + n;
-    usage_error(known.empty() ? "+mutant needs a model with the mutant switches (flavour tuned or debug; the uart, board and base models have none)"
+    usage_error(known.empty() ? "+mutant needs a model with the mutant switches (flavour checked or debug; the uart, board and base models have none)"
                               : "unknown mutant '" + opt.mutant + "'; this model has:" + names);
   }
   if (!opt.quiet) std::fprintf(stderr, "[sim] mutant %s is on\n", opt.mutant.c_str());

@@ -2,7 +2,7 @@
 // that the tests can show they would catch it (make mutants, docs/scoreboard.md).
 // Every knob is in every build, behind a switch that a run turns on:
 //   sim +mutant=NAME ...          (Verilator models built with SCOREBOARD:
-//                                  the tuned and debug flavours)
+//                                  the checked and debug flavours)
 //   plusarg +mutant=NAME          (other simulators, with MUTANT_PLUSARGS
 //                                  defined: the cocotb benches)
 // Anywhere else (the plain models: uart, board, base; FPGA synthesis) a
