@@ -47,6 +47,10 @@
 #                  a bitstream (about 40 min, SEED=N for nextpnr), ulx3s-smoke the first bitstream for
 #                  a new board (PLL, reset, serial echo, heartbeat; minutes), the Arty (block RAM or
 #                  DDR3) a yosys estimate and the Verilog for Vivado
+#   make gatesim [NETLIST=build/fpga/ulx3s/ulx3s_sdram_top.json]  the ULX3S SDRAM board's netlist
+#                  at gate level (synthesised first unless NETLIST names one): hello, shootdown_timeout
+#                  and fail over its serial pins, against the RTL board model (build/results/gatesim.*;
+#                  a 20-min build, then an hour or more)
 #   make results [PUBLISH="demo bench ..."]  docs/results.md from the results kept in docs/results/
 #                  (each stamped by the command that made it); PUBLISH copies those named from
 #                  build/results/ first; lists the ones whose inputs changed since
@@ -62,7 +66,7 @@ export BUILD
 BAREMETAL := $(BUILD)/sw/baremetal
 OPENSBI_OUT := $(BUILD)/sw/opensbi
 
-.PHONY: all setup models sw linux fpga linux-demo linux-bench linux-series linux-mutants litmus-long cocotb-long mutants demo test test-long run bench bench-scaling bench-sim fw-profile generated results clean help
+.PHONY: all setup models sw linux fpga gatesim linux-demo linux-bench linux-series linux-mutants litmus-long cocotb-long mutants demo test test-long run bench bench-scaling bench-sim fw-profile generated results clean help
 all: models sw
 
 help:
@@ -152,6 +156,9 @@ results:
 fpga:
 	@test -n "$(BOARD)" || { echo "usage: make fpga BOARD=ulx3s|ulx3s-bram|ulx3s-smoke|arty-a7-100t|arty-a7-100t-ddr3" >&2; exit 2; }
 	@fpga/build.sh $(BOARD)
+
+gatesim: setup
+	@$$(scripts/setup.sh)/bin/python scripts/gatesim.py $(if $(NETLIST),--netlist $(NETLIST))
 
 clean:
 	rm -rf $(BUILD) out

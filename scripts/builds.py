@@ -57,20 +57,55 @@ def board_sim(board):
                           text=True).stdout.strip()
 
 
-def firmware(flavor, payload_name="sbi_shootdown_cases", board=False, domains=False):
-    """OpenSBI with an S-mode payload of sw/baremetal/programs-sbi: the
-    project's series ("unit") or stock ("stock"); with `board`, both laid
-    out for the FPGA boards' block RAM (build.sh --board); with `domains`,
-    the 4-hart SoC split into the two domains of sw/opensbi/domains.dts
-    (build.sh --domains). Its directory holds fw_payload.elf and
-    fw_payload.bin."""
-    layout = ["--board"] if board else ["--domains"] if domains else []
-    out = BUILD / f"sw/opensbi/{payload_name}-{flavor}{layout[0].replace('--', '-') if layout else ''}"
-    payload = program("sbi-board" if board else "sbi", payload_name).with_suffix(".bin")
-    cmd = ([str(ROOT / "sw/opensbi/build.sh")] + layout + (["--stock"] if flavor == "stock" else [])
-           + [str(payload), str(out)])
-    subprocess.run(cmd, check=True, capture_output=True)
+# A firmware whose unit runs every request as asked, never as a full flush
+# because of its CEILING (sw/opensbi/build.sh --ceiling): what the kernel's
+# entries cover is then all that is flushed.
+CEILING_ABOVE_ANY_REQUEST = 1 << 20
+LAYOUTS = (None, "board", "board-sdram", "domains")
+
+
+def opensbi(flavor, layout, payload, out):
+    """sw/opensbi/build.sh: our series ("unit"), stock ("stock": the IPI
+    path), "unit-ceiling" (the unit's CEILING above any request) or
+    "mutant-NAME" (broken on purpose), laid out by `layout` (build.sh's
+    option of that name, None for the simulated SoC's), with `payload`,
+    into `out`, which it returns."""
+    assert layout in LAYOUTS, layout
+    if flavor.startswith("mutant-"):
+        opts = ["--mutant", flavor.removeprefix("mutant-")]
+    elif flavor == "unit-ceiling":
+        opts = ["--ceiling", str(CEILING_ABOVE_ANY_REQUEST)]
+    else:
+        opts = ["--stock"] if flavor == "stock" else []
+    subprocess.run([str(ROOT / "sw/opensbi/build.sh"), *([f"--{layout}"] if layout else []), *opts, str(payload),
+                    str(out)], check=True, capture_output=True)
     return out
+
+
+def firmware(flavor, payload_name="sbi_shootdown_cases", layout=None):
+    """OpenSBI (opensbi's flavours and layouts: "board", both laid out for
+    the FPGA boards' block RAM; "board-sdram", for the ULX3S's SDRAM;
+    "domains", the 4-hart SoC split into the two domains of
+    sw/opensbi/domains.dts) with an S-mode payload of
+    sw/baremetal/programs-sbi. Its directory holds fw_payload.elf and
+    fw_payload.bin."""
+    payload = program("sbi-board" if layout == "board" else "sbi", payload_name).with_suffix(".bin")
+    return opensbi(flavor, layout, payload, BUILD / f"sw/opensbi/{payload_name}-{flavor}{'-' + layout if layout else ''}")
+
+
+def kernel(flavor):
+    """The test kernel's Image: "stock", "port" (our series) or "quick" (the
+    port with /init's shorter workloads)."""
+    cmd = [str(ROOT / "sw/linux/build.sh")] + {"stock": ["--stock"], "quick": ["--quick"], "port": []}[flavor]
+    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def firmware_with_kernel(fw_flavor, k_flavor, layout=None):
+    """OpenSBI (opensbi's flavours; `layout` None or "board-sdram", for the
+    ULX3S's SDRAM) with the test kernel as its payload."""
+    assert layout in (None, "board-sdram"), layout
+    return opensbi(fw_flavor, layout, kernel(k_flavor),
+                   BUILD / f"sw/opensbi/linux-{k_flavor}-{fw_flavor}{'-' + layout if layout else ''}")
 
 
 SUMMARY = re.compile(r"^\[sim\] (.*?), status (-?\d+): (\d+) cycles in ([\d.]+) s \(([\d.]+) kHz\)$", re.M)

@@ -47,6 +47,26 @@ prune_cache() {
   [ -z "$old" ] || rm -rf $old
 }
 
+# cached_or_lock PATH LOCK : if PATH exists, prints it and ends the script;
+# else takes LOCK (held until the script ends: one build at a time) and
+# looks again, for a build that finished while this one waited.
+cached_or_lock() {
+  if [ -e "$1" ]; then echo "$1"; exit 0; fi
+  mkdir -p "$(dirname "$2")"
+  exec 9> "$2"
+  flock 9
+  if [ -e "$1" ]; then echo "$1"; exit 0; fi
+}
+
+# board_host_inputs : the harness sources a board simulator (fpga/sim,
+# fpga/gatesim) compiles beside its top, for its cache key.
+board_host_inputs() {
+  local f
+  for f in uart_bridge.h uart_bridge.cpp tcp_listen.h elf_loader.h elf_loader.cpp axi_mem.h axi_mem.cpp; do
+    echo "$ROOT/sim/$f"
+  done
+}
+
 # hw_key [FILE...] : the cache key of everything a simulated SoC's
 # elaboration reads (the Mill build, hw/ sources but the boards) plus FILEs.
 # hw/boards is left out: no simulated SoC uses it, and a board's every edit

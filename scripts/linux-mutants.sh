@@ -31,7 +31,7 @@ for m in "${MUTANTS[@]}"; do
   [ -f "sw/linux/mutants/$m.patch" ] || die "no kernel mutant '$m' in sw/linux/mutants"
   image=$(sw/linux/build.sh --quick --mutant "$m")
   fw="$BUILD/sw/opensbi/linux-mutant-$m"
-  # the ceiling of make test's Linux run (tests/system/test_linux.py, CEILING_ABOVE_ANY_REQUEST)
+  # the ceiling of make test's Linux run (scripts/builds.py, CEILING_ABOVE_ANY_REQUEST)
   sw/opensbi/build.sh --ceiling 1048576 "$image" "$fw"
   log="$BUILD/logs/linux-mutant-$m.log"
   step "kernel mutant $m on the 2-hart SoC"

@@ -44,6 +44,7 @@ against the hart count).
 import argparse
 import hashlib
 import json
+import math
 import pathlib
 import re
 import statistics
@@ -176,11 +177,14 @@ def write_plan(harts, jobs, stamp_line):
     plan; a run on other inputs (a job whose key changed) starts a new one."""
     path = plan_path(harts)
     old = json.loads(path.read_text()) if path.exists() else {"jobs": []}
-    mine = {j.name: j.key() for _, j in jobs}
-    same = all(mine.get(j["name"], j["key"]) == j["key"] for j in old["jobs"])
-    kept = [j for j in old["jobs"] if j["name"] not in mine] if same else []
-    plan = {"stamp": old["stamp"] if same and kept else stamp_line,
-            "jobs": kept + [{"config": c, "name": j.name, "key": j.key()} for c, j in jobs]}
+    mine = [{"config": c, "name": j.name, "key": j.key()} for c, j in jobs]
+    keys = {j["name"]: j["key"] for j in mine}
+    same = all(keys.get(j["name"], j["key"]) == j["key"] for j in old["jobs"])
+    if same and old["jobs"]:  # the same inputs: the plan keeps its stamp and order, and gains any new jobs
+        names = {j["name"] for j in old["jobs"]}
+        plan = {"stamp": old["stamp"], "jobs": old["jobs"] + [j for j in mine if j["name"] not in names]}
+    else:
+        plan = {"stamp": stamp_line, "jobs": mine}
     path.write_text(json.dumps(plan, indent=1) + "\n")
 
 
@@ -261,6 +265,15 @@ def samples_of(config, harts, result, logs):
     return rows
 
 
+def passing_samples(rows):
+    """{(phase, config): [values]} of the rows of runs that passed."""
+    samples = {}
+    for r in rows:
+        if r["status"] == 0:
+            samples.setdefault((r["phase"], r["config"]), []).append(r["value"])
+    return samples
+
+
 def summary(rows, harts_list, stamp_line):
     out = ["# Linux benchmarks on the SoC", "", stamp_line, "", "Benchmark values are loops per million cycles (higher is faster); other phases are cycles "
            "(lower is faster). Ratio = the configuration's median over stock's, with its 95% BCa bootstrap "
@@ -268,11 +281,9 @@ def summary(rows, harts_list, stamp_line):
            "configuration and hart count.", ""]
     for h in harts_list:
         mine = [r for r in rows if r["harts"] == h]
-        samples, lost = {}, {}
+        samples, lost = passing_samples(mine), {}
         for r in mine:
-            if r["status"] == 0:
-                samples.setdefault((r["phase"], r["config"]), []).append(r["value"])
-            else:  # a child (or a boot) that did not pass gave no sample of any benchmark
+            if r["status"] != 0:  # a child (or a boot) that did not pass gave no sample of any benchmark
                 lost[r["config"]] = lost.get(r["config"], 0) + 1
         failed = {(b, c): lost.get(c, 0) for b, c in samples}
         table = []
@@ -430,9 +441,11 @@ def plot(rows, png):
 
 
 def plot_scaling(rows, png):
-    """Median loops per M-cycle against the hart count, a panel per
-    benchmark, a line per configuration (the plot INVLPGB's tlb_flush2
-    figures are compared with); nothing with one hart count."""
+    """Against the hart count, a column per benchmark: above, every sample's
+    loops per M-cycle and a line through each configuration's medians (the
+    plot INVLPGB's tlb_flush2 figures are compared with); below, each
+    configuration's ratio to stock with its 95% interval. Nothing with one
+    hart count."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -440,24 +453,45 @@ def plot_scaling(rows, png):
     harts, phases = sorted({r["harts"] for r in ok}), sorted({r["phase"] for r in ok})
     if len(harts) < 2:
         return
-    fig, axes = plt.subplots(1, len(phases), figsize=(2.8 * len(phases), 3.2), squeeze=False)
-    for ax, phase in zip(axes[0], phases):
-        for config in CONFIGS:
-            xs, ys = [], []
+    configs = [c for c in CONFIGS if any(r["config"] == c for r in ok)]
+    # each configuration's ratio to stock with its interval, where it has one
+    ratios = {(h, c.bench, c.config): c for h in harts
+              for c in stats.compare(passing_samples([r for r in ok if r["harts"] == h]), "stock")
+              if not math.isnan(c.ratio)}
+    fig, axes = plt.subplots(2, len(phases), figsize=(2.8 * len(phases), 5.6), squeeze=False)
+    for col, phase in enumerate(phases):
+        top, bottom = axes[0][col], axes[1][col]
+        for i, config in enumerate(configs):
+            colour = f"C{i}"
+            xs, ys, medians = [], [], []
             for h in harts:
                 vs = [r["value"] for r in ok if (r["harts"], r["phase"], r["config"]) == (h, phase, config)]
+                xs += [h] * len(vs)
+                ys += vs
                 if vs:
-                    xs.append(h)
-                    ys.append(statistics.median(vs))
-            if xs:
-                ax.plot(xs, ys, marker="o", label=config)
-        ax.set_xticks(harts)
-        ax.set_title(phase, fontsize=8)
-        ax.set_xlabel("harts", fontsize=7)
-        ax.set_ylabel("loops / M-cycle (median)", fontsize=7)
-        ax.tick_params(labelsize=7)
-    axes[0][0].legend(fontsize=6)
-    fig.tight_layout()
+                    medians.append((h, statistics.median(vs)))
+            top.scatter(xs, ys, s=8, alpha=0.5, color=colour)
+            if medians:
+                top.plot(*zip(*medians), marker="o", color=colour, label=config)
+            cs = [(h, ratios[(h, phase, config)]) for h in harts if (h, phase, config) in ratios]
+            if cs:
+                lo = [0 if math.isnan(c.ci_low) else c.ratio - c.ci_low for _, c in cs]
+                hi = [0 if math.isnan(c.ci_high) else c.ci_high - c.ratio for _, c in cs]
+                bottom.errorbar([h for h, _ in cs], [c.ratio for _, c in cs], yerr=[lo, hi], marker="o", capsize=3,
+                                color=colour, label=config)
+        bottom.axhline(1.0, color="grey", linewidth=0.8)
+        for ax, label in ((top, "loops / M-cycle"), (bottom, "ratio to stock [95% CI]")):
+            ax.set_xticks(harts)
+            ax.set_xlabel("harts", fontsize=7)
+            ax.set_ylabel(label, fontsize=7)
+            ax.tick_params(labelsize=7)
+        top.set_title(phase, fontsize=8)
+    handles = {}
+    for ax in axes[0]:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    fig.legend(handles.values(), handles.keys(), loc="upper center", ncol=len(handles), fontsize=7)
+    fig.tight_layout(rect=(0, 0, 1, 0.94))
     fig.savefig(png, dpi=120)
     plt.close(fig)
 

@@ -10,7 +10,9 @@ import re
 import subprocess
 from dataclasses import asdict, dataclass
 
-from builds import BUILD, ROOT, board_sim, firmware, mill, model, program, sim_summary, verilog  # noqa: F401
+from builds import BUILD, ROOT, board_sim, firmware, firmware_with_kernel, kernel, mill, model, program, sim_summary, \
+    verilog  # noqa: F401
+from linux_init import workload_counts
 
 TARGETS = [("soc", 2), ("soc", 4), ("qemu", 2), ("qemu", 4)]
 
@@ -150,3 +152,39 @@ def unit_requests(r):
 def msip_per_hart(r):
     """The machine software interrupts (IPIs) raised on each hart."""
     return per_hart(r, "msip")
+
+
+def probe(r):
+    """The user-space stale-TLB probe's counts, as /init printed them."""
+    p = workload_counts(r.stdout, "stale-probe")
+    assert p, describe(r)
+    return p
+
+
+def nonleaf(r):
+    """The moved-page-table workload's counts: readers must fault on the old
+    address once the move was seen, and never load through the old table."""
+    n = workload_counts(r.stdout, "nonleaf")
+    assert n, describe(r)
+    return n
+
+
+def assert_no_stale_translation(r, writers):
+    """The test kernel's /init (sw/linux/init) ran its user-space probes,
+    which saw their unmaps and moves and found nothing stale, and the
+    pending-flush workload's data held."""
+    p = probe(r)
+    assert p["writers"] == writers and p["faults"] > 0 and p["late"] == 0 and p["foreign"] == 0, describe(r)
+    n = nonleaf(r)
+    assert n["readers"] == writers and n["loads"] > 0 and n["faults"] > 0, describe(r)
+    assert n["stale"] == 0 and n["wrong"] == 0 and n["wrong_new"] == 0, describe(r)
+    z = workload_counts(r.stdout, "pending")
+    assert z and z["zappers"] == writers and z["zaps"] > 0, describe(r)
+    assert z["wrong"] == 0 and z["unzeroed"] == 0, describe(r)
+
+
+def counters(r):
+    """The port's debugfs counters, as /init printed them."""
+    block = r.stdout.split("init: tlb_shootdown counters:\n", 1)
+    assert len(block) == 2, describe(r)
+    return {k: int(v) for k, v in re.findall(r"^(\w+) (\d+)$", block[1], re.M)}

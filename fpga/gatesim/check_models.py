@@ -19,6 +19,8 @@ import shutil
 import subprocess
 import sys
 
+import cell_models
+
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 BUILD = pathlib.Path(os.environ.get("BUILD", ROOT / "build")) / "gatesim" / "check-models"
@@ -101,11 +103,7 @@ def check(name, model, cycles, tools, share):
     netlist = (work / "gate.v").read_text()
     if not re.search(shows, netlist, re.S):
         sys.exit(f"check_models: {name}'s netlist has no {shows!r}: the check would test nothing")
-    cells = share.read_text()
-    start = cells.index("(* blackbox *)\nmodule DP16KD(")
-    (work / "cells_sim.v").write_text(cells[:start] + cells[cells.index("endmodule", start) + len("endmodule"):])
-    for vh in share.parent.glob("*.vh"):
-        shutil.copy(vh, work)
+    cell_models.install(share, work)
     (work / "pair.v").write_text(
         f"module pair(input clk, we, input [{aw - 1}:0] wa, ra, input [{dw - 1}:0] wd, output [{dw - 1}:0] rd_rtl,"
         f" rd_gate);\n  {name} rtl(clk, we, wa, ra, wd, rd_rtl);\n  {name}_gate gate(.clk(clk), .we(we), .wa(wa),"

@@ -13,14 +13,20 @@
 // once, exit 5. A top with the debug module's JTAG port (JTAG defined) can
 // have a debugger on it: +jtag=PORT puts openocd's remote bitbang adapter
 // on those pins (jtag_bitbang.h; a JTAG step every JTAG_CYCLES cycles).
+// +load=ELF (the SDRAM board) starts the run with the program already in
+// the chip, where the controller would have put it: what the boot ROM's
+// loader would have written over the wire (`uartboot.py --preloaded` then
+// only starts it), for programs too large to load at 1 Mbit/s in a
+// simulation (Linux: 3.5 MB, some 900 M cycles of serial line).
 //
-//   board-sim +uart=PORT [+uart-bit-cycles=N] [+max-cycles=N] [+jtag=PORT]
+//   board-sim +uart=PORT [+uart-bit-cycles=N] [+max-cycles=N] [+jtag=PORT] [+load=ELF]
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
 
 #include "jtag_bitbang.h"
+#include "sdram_preload.h"
 #include "uart_bridge.h"
 // The Verilated top and VTOP, its class (fpga/sim/build.sh writes vtop.h);
 // SDRAM is defined if the top has the chip's error count.
@@ -33,7 +39,9 @@ namespace {
 constexpr unsigned JTAG_CYCLES = 4;
 
 [[noreturn]] void usage(const std::string& why) {
-  std::fprintf(stderr, "board-sim: %s\nusage: board-sim +uart=PORT [+uart-bit-cycles=N] [+max-cycles=N] [+jtag=PORT]\n",
+  std::fprintf(stderr,
+               "board-sim: %s\nusage: board-sim +uart=PORT [+uart-bit-cycles=N] [+max-cycles=N] [+jtag=PORT] "
+               "[+load=ELF]\n",
                why.c_str());
   std::exit(2);
 }
@@ -48,6 +56,7 @@ unsigned long long number(const std::string& arg, const std::string& value) {
 
 int main(int argc, char** argv) {
   long port = -1, jtag_port = -1;
+  std::string load;
   unsigned bit_cycles = 25;  // the ULX3S console: 25 MHz, 1 Mbit/s
   unsigned long long max_cycles = 100000000;
   for (int i = 1; i < argc; i++) {
@@ -58,6 +67,8 @@ int main(int argc, char** argv) {
     else if (key == "+uart-bit-cycles") bit_cycles = (unsigned)number(a, value);
     else if (key == "+max-cycles") max_cycles = number(a, value);
     else if (key == "+jtag") jtag_port = (long)number(a, value);
+    else if (key == "+load" && !value.empty()) load = value;
+    else if (a == "+sdram-trace") continue;  // the chip's model reads it (every command it takes)
     else usage("unknown argument '" + a + "'");
   }
   if (port < 0 || port > 65535) usage("+uart=PORT is required (0: a free port)");
@@ -69,6 +80,17 @@ int main(int argc, char** argv) {
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(argc, argv);  // the SDRAM model reads +sdram-trace
   auto top = std::make_unique<VTOP>(ctx.get());
+  if (!load.empty()) {
+#ifdef SDRAM
+    std::string why = sdram_preload_elf(load);
+    if (!why.empty()) {
+      std::fprintf(stderr, "board-sim: +load: %s\n", why.c_str());
+      return 2;
+    }
+#else
+    usage("+load: this board top has no SDRAM to start with a program in (only the SDRAM board's has)");
+#endif
+  }
   JtagBitbang jtag;
   std::string err = jtag_port >= 0 ? jtag.listen((unsigned)jtag_port) : "";
   if (!err.empty()) {

@@ -13,9 +13,11 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/../../scripts/lib.sh"
 BOARD="${1:-}"
 case "$BOARD" in
-  ulx3s-bram) TOPMOD=ulx3s_top TOPS="$ROOT/fpga/ulx3s/top.v $ROOT/fpga/ulx3s/pll.v" DEFINES="" ;;
+  ulx3s-bram) TOPMOD=ulx3s_top TOPS="$ROOT/fpga/ulx3s/top.v $ROOT/fpga/ulx3s/pll.v" DEFINES="" HOST="" ;;
   ulx3s) TOPMOD=ulx3s_sdram_board DEFINES="-CFLAGS -DSDRAM -CFLAGS -DJTAG"
-         TOPS="$ROOT/fpga/ulx3s/top_sdram.v $ROOT/fpga/ulx3s/pll.v $ROOT/fpga/sim/sdr_sdram.sv $ROOT/fpga/sim/ulx3s_sdram_board.sv" ;;
+         TOPS="$ROOT/fpga/ulx3s/top_sdram.v $ROOT/fpga/ulx3s/pll.v $ROOT/fpga/sim/sdr_sdram.sv $ROOT/fpga/sim/ulx3s_sdram_board.sv"
+         # +load: the SoC simulator's ELF loader, into the chip's model
+         HOST="$ROOT/fpga/sim/sdram_preload.cpp $ROOT/sim/elf_loader.cpp $ROOT/sim/axi_mem.cpp" ;;
   *) die "usage: fpga/sim/build.sh ulx3s|ulx3s-bram (the boards whose top is simulated), not '$BOARD'" ;;
 esac
 mapfile -t VERILOG < <(VERILOG_ONLY=1 "$ROOT/fpga/build.sh" "$BOARD")
@@ -25,13 +27,10 @@ GENERATED=("${VERILOG[@]:2}")
 KEY=$(printf '%s %s %s %s' "$(basename "$VDIR")" "$(verilator --version)" \
   "$(for f in "${GENERATED[@]}"; do basename "$(dirname "$f")"; done)" \
   "$(hash_inputs "$ROOT/fpga/ulx3s" "$ROOT/fpga/common" "$ROOT/fpga/sim" "$ROOT/fpga/ecp5_pll.py" \
-     "$ROOT/sim/uart_bridge.h" "$ROOT/sim/uart_bridge.cpp" "$ROOT/sim/tcp_listen.h" < /dev/null)" | sha256sum | cut -c1-16)
+     $(board_host_inputs) < /dev/null)" \
+  | sha256sum | cut -c1-16)
 OUT="$CACHE/board-sim/$BOARD-$KEY"
-if [ -x "$OUT/board-sim" ]; then echo "$OUT/board-sim"; exit 0; fi
-mkdir -p "$CACHE/board-sim"
-exec 9> "$CACHE/board-sim/.lock"
-flock 9
-if [ -x "$OUT/board-sim" ]; then echo "$OUT/board-sim"; exit 0; fi
+cached_or_lock "$OUT/board-sim" "$CACHE/board-sim/.lock"
 step "building the exact $BOARD board top's Verilator model (about 3 min)"
 rm -rf "$OUT.tmp" && mkdir -p "$OUT.tmp"
 cp "$PLL" "$OUT.tmp/pll_params.vh"
@@ -43,7 +42,7 @@ run_logged "$BUILD/logs/board-sim-$BOARD.log" verilator --cc --exe --build --no-
   -CFLAGS "-std=c++17 -I$ROOT/sim -I$OUT.tmp" $DEFINES \
   "$ROOT/fpga/sim/ecp5_stubs.v" "$ROOT/fpga/common/board_reset.v" "$ROOT/fpga/common/status_leds.v" $TOPS \
   $VFILES "${GENERATED[@]}" \
-  "$ROOT/fpga/sim/board_main.cpp" "$ROOT/fpga/sim/jtag_bitbang.cpp" "$ROOT/sim/uart_bridge.cpp"
+  "$ROOT/fpga/sim/board_main.cpp" "$ROOT/fpga/sim/jtag_bitbang.cpp" "$ROOT/sim/uart_bridge.cpp" $HOST
 rm -rf "$OUT.tmp/obj"
 rm -rf "$OUT" && mv "$OUT.tmp" "$OUT"
 prune_cache "$CACHE/board-sim" "$BOARD-"

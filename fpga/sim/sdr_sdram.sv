@@ -140,6 +140,16 @@ module sdr_sdram #(
     wrote_at[burst_bank] = now;
   endtask
 
+  // Contents before the run, for a simulation that starts with a program
+  // in memory instead of loading it over the wire (fpga/sim/board_main.cpp,
+  // +load): the word at (bank, row, col), as if written and refreshed at
+  // cycle 0, so that the row's 64 ms of retention count from there.
+  export "DPI-C" function sdram_preload;
+  function void sdram_preload(input int b, input int r, input int c, input shortint data);
+    mem[int'({2'(b), ROW_BITS'(r), COL_BITS'(c)})] = data;
+    refreshed[b * ROWS + r] = 0;
+  endfunction
+
   task automatic precharge(input int b);
     if (open_[b]) begin
       need(act_at[b], RAS, "PRECHARGE before tRAS");

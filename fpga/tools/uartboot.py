@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""uartboot.py PORT PROGRAM.elf [--baud N] [--no-console] [--retries N]
+"""uartboot.py PORT PROGRAM.elf [--baud N] [--no-console] [--retries N] [--preloaded]
 
 Loads an ELF program (a bare-metal test, or OpenSBI's fw_payload.elf) into
 an FPGA SoC through its boot ROM's UART loader (hw/bootrom/uartboot), starts
@@ -10,6 +10,9 @@ Ctrl-] (or Ctrl-C).
 PORT is a serial device (/dev/ttyUSB0 for the ULX3S or the Arty's USB
 serial) or a pyserial URL: socket://127.0.0.1:PORT reaches the simulated
 SoC (`sim +uart=PORT`, docs/fpga.md).
+
+With --preloaded the program is in memory already (the simulated SDRAM
+board's +load: fpga/sim/board_main.cpp) and only its start is sent.
 
 Exit status: 0 once the program is started and the console is done; 1 if
 the board refused the program or never answered; 2 for bad usage or a bad
@@ -23,7 +26,13 @@ import time
 import zlib
 
 SYNC = 0xB5
-PING_WAIT = 0.5  # seconds between pings while the loader is not yet listening
+# Seconds between pings while the loader is not yet listening: 0.5, then
+# twice as long each time up to 8. A ping takes 180 bit times on the wire;
+# pinged faster than a slow simulation puts them on the line (a gate-level
+# one, at a few thousand cycles a second), the pings would queue, and the
+# loader, which after a broken frame waits for a quiet line, would wait for
+# all of them.
+PING_WAIT, PING_WAIT_MAX = 0.5, 8.0
 MAX_PAYLOAD = 4096
 REFUSALS = {
     1: "a frame arrived corrupted (checksum mismatch)",
@@ -133,9 +142,11 @@ class Loader:
         body = struct.pack("<BQI", ord("P"), 0, 0)
         ping = bytes([SYNC]) + body + struct.pack("<I", zlib.crc32(body))
         deadline = time.monotonic() + self.timeout
+        wait = PING_WAIT
         while time.monotonic() < deadline:
             self.port.write(ping)
-            a = self.answer(wait=PING_WAIT)
+            a = self.answer(wait=wait)
+            wait = min(2 * wait, PING_WAIT_MAX)
             if a == "K":
                 return
             if a is not None:  # it took the ping for part of a broken frame
@@ -144,6 +155,8 @@ class Loader:
                       "(press reset), on this port, at this baud rate?")
 
     def load(self, entry, segs, corrupt_frame=None):
+        """Sends the segments and then the start; with no segments (a
+        preloaded program) only the start."""
         self.hello()
         frames = 0
         for addr, data, memsz in segs:
@@ -196,6 +209,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for each answer (10)")
     ap.add_argument("--retries", type=int, default=3, help="times to resend a corrupted frame (3)")
     ap.add_argument("--no-console", action="store_true", help="exit once the program is started")
+    ap.add_argument("--preloaded", action="store_true",
+                    help="the program is in memory already (a simulation's +load): only start it")
     ap.add_argument("--corrupt-frame", type=int, metavar="N", help=argparse.SUPPRESS)  # tests: break frame N once
     a = ap.parse_args()
     entry, segs = segments(a.program)
@@ -215,12 +230,15 @@ def main():
     size = sum(len(d) for _, d, _ in segs)
     t0 = time.monotonic()
     try:
-        frames = loader.load(entry, segs, a.corrupt_frame)
+        frames = loader.load(entry, [] if a.preloaded else segs, a.corrupt_frame)
     except Refused as e:
         log(f"uartboot: {e}")
         return 1
-    log(f"uartboot: loaded {size} bytes in {frames} frames ({loader.retransmissions} sent again) "
-        f"in {time.monotonic() - t0:.1f} s; started at {entry:#x}")
+    if a.preloaded:
+        log(f"uartboot: started the preloaded program at {entry:#x}")
+    else:
+        log(f"uartboot: loaded {size} bytes in {frames} frames ({loader.retransmissions} sent again) "
+            f"in {time.monotonic() - t0:.1f} s; started at {entry:#x}")
     if not a.no_console:
         console(port)
     return 0

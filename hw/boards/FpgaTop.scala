@@ -17,11 +17,17 @@ import shootdown.devices.UartPins
 import shootdown.soc.{FinisherCommands, ShootdownTop}
 
 /** The finisher's last command, for a board's LEDs: `done` once anything
-  * was written, `passed` if that was the pass command (0x5555). */
+  * but the snapshot command was written, `passed` if that was the pass
+  * command (0x5555). */
 class BoardStatus extends Bundle {
   val done   = Output(Bool())
   val passed = Output(Bool())
   val code   = Output(UInt(16.W))
+}
+
+object BoardStatus {
+  /** The finisher's snapshot command (sim/main.cpp kSnapshot). */
+  val Snapshot = 0x5a5a
 }
 
 /** The debug module's JTAG port at the board's pins (a 4-wire TAP, no
@@ -75,7 +81,10 @@ class FpgaTop(implicit p: Parameters) extends ShootdownTop {
   val status = IO(new BoardStatus)
   val done = RegInit(false.B)
   val last = RegInit(0.U(32.W))
-  when(devices.finish.valid) {
+  // The snapshot command marks where a simulation may fork (docs/soc.md:
+  // /init writes it before its benchmarks); it ends nothing, on a board
+  // neither.
+  when(devices.finish.valid && devices.finish.bits(15, 0) =/= BoardStatus.Snapshot.U) {
     done := true.B
     last := devices.finish.bits
   }

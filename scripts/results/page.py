@@ -1,10 +1,11 @@
 """docs/results.md, made from the result fragments in docs/results/: each
 fragment NAME.md is what one command wrote ("# title", its stamp line, then
-tables), with NAME.csv and NAME.png beside it where it has them.
+tables), with NAME.csv, NAME.png and further figures NAME-*.png beside it
+where it has them.
 
   page.py [--publish NAME...] [--check]
 
---publish copies build/results/NAME.{md,csv,png} (what the command last
+--publish copies build/results/NAME.{md,csv,png} and NAME-*.png (what the command last
 wrote here) into docs/results/ first; --check makes nothing and exits 1 if
 docs/results.md is not what the fragments make (a test runs it). After
 writing, lists the fragments whose inputs (hw/, sim/, sw/) changed since
@@ -45,6 +46,8 @@ SECTIONS = [
     ("linux-mutants", "make linux-mutants", "Kernel mutants and the workload count that must catch each."),
     ("mutants", "make mutants", "RTL mutants: which program's checks and which scoreboard runs catch each."),
     ("litmus-long", "make litmus-long", "Every litmus test at 1,000 schedules on every back end."),
+    ("gatesim", "make gatesim", "The ULX3S board's synthesised netlist simulated at gate level, programs "
+     "loaded over its serial pins."),
     ("sim-speed", "make bench-sim", "Simulation speed of the model flavours."),
 ]
 REV = re.compile(r"inputs as of (\w+)")
@@ -84,11 +87,21 @@ def render(made, results=DOCS / "results"):
         title, stamp, body = made[name]
         out += ["", f"## {title}", "", what, "", stamp]
         out += [f"#{line}" if line.startswith("#") else line for line in body]  # one level down
-        if (results / f"{name}.png").exists():
-            out += ["", f"![{title}](results/{name}.png)"]
+        for png in figures(name, results):
+            out += ["", f"![{title}](results/{png.name})"]
         if (results / f"{name}.csv").exists():
             out += ["", f"As CSV: [results/{name}.csv](results/{name}.csv)."]
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def figures(name, results):
+    """NAME.png and then NAME-*.png (a result's further figures) in `results`,
+    less those of a section whose name extends NAME (linux-demo-no-nonleaf's
+    are not linux-demo's)."""
+    longer = [n for n, _, _ in SECTIONS if n.startswith(name + "-")]
+    more = [p for p in sorted(results.glob(f"{name}-*.png"))
+            if not any(p.stem == n or p.stem.startswith(n + "-") for n in longer)]
+    return [p for p in [results / f"{name}.png"] if p.exists()] + more
 
 
 def unlisted(results=DOCS / "results"):
@@ -126,10 +139,10 @@ def publish(names):
         if not src.exists():
             sys.exit(f"results: {src} does not exist: run `{dict((n, c) for n, c, _ in SECTIONS)[name]}` first")
         fragment(name, BUILD_RESULTS)  # refuse what is not a fragment before copying anything of it
-        for ext in ("md", "csv", "png"):
-            if (BUILD_RESULTS / f"{name}.{ext}").exists():
-                shutil.copy(BUILD_RESULTS / f"{name}.{ext}", DOCS / "results" / f"{name}.{ext}")
-                print(f"published {name}.{ext}")
+        for src in [BUILD_RESULTS / f"{name}.{ext}" for ext in ("md", "csv")] + figures(name, BUILD_RESULTS):
+            if src.exists():
+                shutil.copy(src, DOCS / "results" / src.name)
+                print(f"published {src.name}")
 
 
 def main(argv):

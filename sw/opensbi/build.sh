@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# build.sh [--board | --domains] [--stock | --sbi-only | --mutant NAME | --ceiling N] PAYLOAD.bin OUTDIR : OpenSBI (pinned tarball + our
+# build.sh [--board | --board-sdram | --domains] [--stock | --sbi-only | --mutant NAME | --ceiling N] PAYLOAD.bin OUTDIR : OpenSBI (pinned tarball + our
 # series) for the generic platform with PAYLOAD as its S-mode payload. Writes
 # OUTDIR/fw_payload.elf (for the Verilator SoC) and OUTDIR/fw_payload.bin (QEMU).
 #   default  shootdown_defconfig: the unit's driver, RFENCE by the unit and
@@ -24,6 +24,11 @@
 #            56 KiB); the device tree at DRAM_BASE + 248 KiB. The device tree
 #            is the boards' own (the ULX3S SoC's elaboration) with
 #            /chosen/opensbi-config's heap-size, built into the firmware.
+#   --board-sdram  (before the others) laid out for the ULX3S's 32 MiB of
+#            SDRAM: as on the simulated SoC (the firmware at DRAM_BASE, the
+#            payload at + 2 MiB) but the device tree for the payload at
+#            DRAM_BASE + 30 MiB, not + 34 MiB; the device tree is the one
+#            the boot ROM hands over (the board's elaboration)
 #   --domains  (before the others) the 4-hart SoC's device tree with two
 #            OpenSBI domains (domains.dts) built into the firmware, and
 #            the device tree at DRAM_BASE + 0x3f0000, inside the payload's
@@ -35,6 +40,7 @@ FLAVOR=unit
 MUTANT=""
 BOARD=""
 if [ "${1:-}" = --board ]; then BOARD=-board; shift
+elif [ "${1:-}" = --board-sdram ]; then BOARD=-board-sdram; shift
 elif [ "${1:-}" = --domains ]; then BOARD=-domains; shift; fi
 if [ "${1:-}" = --stock ]; then FLAVOR=stock; shift
 elif [ "${1:-}" = --sbi-only ]; then FLAVOR=unit-sbi; shift; fi
@@ -105,6 +111,8 @@ if [ "$BOARD" = -domains ]; then
     || die "the 4-hart SoC's device tree with sw/opensbi/domains.dts does not compile"
   cmp -s "$DTB.tmp" "$DTB" && rm "$DTB.tmp" || mv "$DTB.tmp" "$DTB"
   LAYOUT=(FW_FDT_PATH="$DTB" FW_PAYLOAD_FDT_OFFSET=0x3f0000)
+elif [ "$BOARD" = -board-sdram ]; then
+  LAYOUT=(FW_PAYLOAD_FDT_OFFSET=0x1e00000)
 elif [ -n "$BOARD" ]; then
   # The boards' memory map (sw/baremetal/Makefile's sbi-board says the same
   # of the payload): heap-size 24 KiB keeps _fw_end + 2 hart stacks + heap

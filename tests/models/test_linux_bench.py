@@ -144,7 +144,8 @@ class _Job:
 
 def test_the_plan_lets_a_report_find_its_jobs_whatever_the_tree(tmp_path, monkeypatch):
     """A sweep's plan names its jobs' keys: a run of more jobs on the same
-    inputs adds to it, a run on changed inputs starts a new one, and
+    inputs adds to it (a rerun of the same jobs changes nothing, its stamp
+    included), a run on changed inputs starts a new one, and
     --report reads the jobs back from it alone (no model or kernel built),
     restricted to the configurations asked; no plan, a clear error."""
     import gzip
@@ -156,6 +157,10 @@ def test_the_plan_lets_a_report_find_its_jobs_whatever_the_tree(tmp_path, monkey
     linux_bench.write_plan(2, [("unit", _Job("unit-2harts-seeds1", "k2"))], "stamp B")
     plan = json.loads(linux_bench.plan_path(2).read_text())
     assert plan["stamp"] == "stamp A" and [j["key"] for j in plan["jobs"]] == ["k1", "k2"]
+    # the same jobs again (a sweep resumed after later commits): stamp and order kept
+    again = [("unit", _Job("unit-2harts-seeds1", "k2")), ("stock", _Job("stock-2harts-seeds1", "k1"))]
+    linux_bench.write_plan(2, again, "stamp D")
+    assert json.loads(linux_bench.plan_path(2).read_text()) == plan
     opts = types.SimpleNamespace(harts=[2], configs=["unit"])
     jobs, stamp_line = linux_bench.planned(opts)
     assert [(c, h, j.name, j.key()) for c, h, j in jobs] == [("unit", 2, "unit-2harts-seeds1", "k2")]

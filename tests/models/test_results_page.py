@@ -50,3 +50,21 @@ def test_a_fragment_from_a_writer_is_taken_whole(results):
     text = page.render(page.fragments(results), results)
     assert "| [Speed](#speed) | `make bench-sim` | abc1234 | 2026-01-01 |" in text
     assert "\n### detail\nx\n" in text  # its headings one level down
+
+
+def test_a_results_further_figures_are_shown_after_its_own(results):
+    """NAME-*.png beside NAME.png (linux-bench's scaling plot) are on the
+    page after it, and only under their own result."""
+    name = next(n for n, _, _ in page.SECTIONS if (results / f"{n}.png").exists())
+    (results / f"{name}-scaling.png").write_bytes(b"png")
+    text = page.render(page.fragments(results), results)
+    own, more = text.index(f"(results/{name}.png)"), text.index(f"(results/{name}-scaling.png)")
+    assert own < more and text.count(f"-scaling.png)") == 1 + (ROOT / "docs/results.md").read_text().count("-scaling.png)")
+
+
+def test_a_longer_results_figure_is_not_taken_as_a_shorter_ones(results):
+    """linux-demo-no-nonleaf.png is that section's figure, not one of
+    linux-demo's further figures."""
+    (results / "linux-demo-no-nonleaf.png").write_bytes(b"png")
+    assert "linux-demo-no-nonleaf.png" not in [p.name for p in page.figures("linux-demo", results)]
+    assert [p.name for p in page.figures("linux-demo-no-nonleaf", results)] == ["linux-demo-no-nonleaf.png"]

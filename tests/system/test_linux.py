@@ -16,70 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from harness import BOOT_IPIS_PER_HART, BUILD, ROOT, Run, assert_scoreboard_checked, describe, msip_per_hart, \
-    run_qemu, run_sim, sim_summary, unit_requests, verilog
+from harness import BOOT_IPIS_PER_HART, BUILD, ROOT, Run, assert_no_stale_translation, assert_scoreboard_checked, \
+    counters, describe, firmware_with_kernel, msip_per_hart, probe, run_qemu, run_sim, sim_summary, unit_requests, verilog
 from linux_init import workload_counts
-
-# A firmware whose unit runs every request as asked, never as a full flush
-# because of its CEILING (sw/opensbi/build.sh --ceiling): what the kernel's
-# entries cover is then all that is flushed.
-CEILING_ABOVE_ANY_REQUEST = 1 << 20
-
-
-def kernel(flavor):
-    """The test kernel's Image: "stock", "port" (our series) or "quick" (the
-    port with /init's shorter workloads)."""
-    cmd = [str(ROOT / "sw/linux/build.sh")] + {"stock": ["--stock"], "quick": ["--quick"], "port": []}[flavor]
-    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip()
-
-
-def firmware_with_kernel(fw_flavor, k_flavor):
-    """OpenSBI (our series; "stock": the IPI path; "mutant-NAME": broken on
-    purpose) with the kernel as its payload."""
-    out = BUILD / f"sw/opensbi/linux-{k_flavor}-{fw_flavor}"
-    if fw_flavor.startswith("mutant-"):
-        opts = ["--mutant", fw_flavor.removeprefix("mutant-")]
-    elif fw_flavor == "unit-ceiling":
-        opts = ["--ceiling", str(CEILING_ABOVE_ANY_REQUEST)]
-    else:
-        opts = ["--stock"] if fw_flavor == "stock" else []
-    subprocess.run([str(ROOT / "sw/opensbi/build.sh"), *opts, kernel(k_flavor), str(out)],
-                   check=True, capture_output=True)
-    return out
-
-
-def probe(r):
-    p = workload_counts(r.stdout, "stale-probe")
-    assert p, describe(r)
-    return p
-
-
-def nonleaf(r):
-    """The moved-page-table workload's counts: readers must fault on the old
-    address once the move was seen, and never load through the old table."""
-    n = workload_counts(r.stdout, "nonleaf")
-    assert n, describe(r)
-    return n
-
-
-def assert_no_stale_translation(r, writers):
-    """The user-space probes ran, saw their unmaps and moves, and found
-    nothing stale; the pending-flush workload's data held."""
-    p = probe(r)
-    assert p["writers"] == writers and p["faults"] > 0 and p["late"] == 0 and p["foreign"] == 0, describe(r)
-    n = nonleaf(r)
-    assert n["readers"] == writers and n["loads"] > 0 and n["faults"] > 0, describe(r)
-    assert n["stale"] == 0 and n["wrong"] == 0 and n["wrong_new"] == 0, describe(r)
-    z = workload_counts(r.stdout, "pending")
-    assert z and z["zappers"] == writers and z["zaps"] > 0, describe(r)
-    assert z["wrong"] == 0 and z["unzeroed"] == 0, describe(r)
-
-
-def counters(r):
-    """The port's debugfs counters, as /init printed them."""
-    block = r.stdout.split("init: tlb_shootdown counters:\n", 1)
-    assert len(block) == 2, describe(r)
-    return {k: int(v) for k, v in re.findall(r"^(\w+) (\d+)$", block[1], re.M)}
 
 
 def kernel_ipis(r):

@@ -98,7 +98,7 @@ def test_channel_limits_follow_opensbi_domains():
     (sw/baremetal/programs-sbi/sbi_domains.c). Firmware that opened every
     channel to all harts and all memory above itself let the direct
     requests through (0 where -8 is due)."""
-    r = run_sim(4, firmware("unit", "sbi_domains", domains=True) / "fw_payload.elf", "+max-cycles=60000000",
+    r = run_sim(4, firmware("unit", "sbi_domains", layout="domains") / "fw_payload.elf", "+max-cycles=60000000",
                 timeout=900)
     checks = re.findall(r"^(PASS|FAIL) ([AB]): (.+): (-?\d+) \(want (-?\d+)\)$", r.stdout, re.M)
     total = re.search(r"^sbi domains: (\d+) checks, (\d+) failed$", r.stdout, re.M)

@@ -10,40 +10,23 @@ import sys
 
 import pytest
 
-from harness import ROOT, Run, board_sim, channel_irq_sources, describe, firmware, model, program
+import board_run
+from harness import ROOT, Run, assert_no_stale_translation, board_sim, channel_irq_sources, counters, describe, \
+    firmware, firmware_with_kernel, model, program
 from litmus_lang.judge import judge, parse, tests as litmus_tests
 
-TOOL = ROOT / "fpga/tools/uartboot.py"
+TOOL = board_run.TOOL
 TIMEOUT_PASSED = "PASS: the unit gave up on the stuck hart twice and served the others\n"  # shootdown_timeout
-WAITING = re.compile(r"\[sim\] uart: waiting on 127\.0\.0\.1:(\d+)")
 
 
-def boot(elf, *tool_args, max_cycles=200_000_000, timeout=900, flavor="uart", bit_cycles=5, sim=None):
-    """Starts the model (`flavor`: uart, or board for the ULX3S's SoC, at
-    `bit_cycles` a bit; or the simulator `sim`, which takes the same
-    arguments) with its UART on a free port and the host tool against it;
-    returns (tool's Run, simulation's Run). The simulation is ended if the
-    tool gives up first."""
-    sim = subprocess.Popen([sim or model(2, flavor), "+uart=0", f"+uart-bit-cycles={bit_cycles}",
-                            f"+max-cycles={max_cycles}"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    first = sim.stderr.readline()
-    m = WAITING.search(first)
-    assert m, f"the simulator did not open its UART: {first!r}"
-    try:
-        # A simulated SoC runs some 1,000 times slower than a board, slower
-        # still beside other simulations: a 4 KiB frame's answer can take
-        # tens of seconds (on a board, 50 ms).
-        t = subprocess.run([sys.executable, str(TOOL), f"socket://127.0.0.1:{m.group(1)}", str(elf), "--timeout", "300",
-                            *tool_args],
-                           capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        sim.kill()
-        raise
-    if t.returncode != 0:
-        sim.kill()
-    out, err = sim.communicate(timeout=timeout)
-    return Run(t.returncode, t.stdout, t.stderr), Run(sim.returncode, out, first + err)
+def boot(elf, *tool_args, max_cycles=200_000_000, timeout=900, flavor="uart", bit_cycles=5, sim=None, preload=False):
+    """board_run.boot on the model of `flavor` (uart, or board for the
+    ULX3S's SoC) or the simulator `sim`, which takes the same arguments;
+    returns (tool's Run, simulation's Run)."""
+    tool, run = board_run.boot(sim or model(2, flavor), elf, *tool_args, max_cycles=max_cycles, timeout=timeout,
+                               bit_cycles=bit_cycles, preload=preload)
+    assert tool.status != -1, f"{tool.stderr}: {run.stderr!r}"
+    return Run(*tool), Run(*run)
 
 
 def both(tool, sim):
@@ -102,7 +85,7 @@ def test_the_ulx3s_soc_boots_opensbi_and_passes_the_sbi_shootdown_cases_from_blo
     minutes: make test-long. make test loads OpenSBI over the wire on the
     uart model (above) and runs the ULX3S's SoC on a bare-metal shootdown
     test and, at its pins with the SDRAM, memtest (below)."""
-    tool, sim = boot(firmware("unit", "sbi_shootdown_cases", board=True) / "fw_payload.elf", flavor="board", bit_cycles=25)
+    tool, sim = boot(firmware("unit", "sbi_shootdown_cases", layout="board") / "fw_payload.elf", flavor="board", bit_cycles=25)
     assert tool.status == 0 and sim.status == 0, both(tool, sim)
     assert "OpenSBI" in tool.stdout, both(tool, sim)
 
@@ -119,17 +102,22 @@ def test_the_tool_gives_up_with_a_clear_error_when_a_frame_keeps_failing():
     assert "checksum mismatch" in tool.stderr, both(tool, sim)
 
 
+def tiny_elf(path, addr, entry=None):
+    """An RV64 ELF of one instruction (j .) at `addr`, entered at `entry`
+    (default `addr`)."""
+    code = b"\x6f\x00\x00\x00"
+    phoff = 64
+    ehdr = (b"\x7fELF\x02\x01\x01" + bytes(9) +
+            struct.pack("<HHIQQQIHHHHHH", 2, 243, 1, entry or addr, phoff, 0, 0, 64, 56, 1, 0, 0, 0))
+    phdr = struct.pack("<IIQQQQQQ", 1, 5, 0x1000, addr, addr, len(code), len(code), 0x1000)
+    path.write_bytes(ehdr + phdr + bytes(0x1000 - 64 - 56) + code)
+    return path
+
+
 def test_a_program_outside_memory_is_refused(tmp_path):
     """An ELF whose segment lies past DRAM: the loader refuses it, nothing is
     started, and the tool says why."""
-    elf = tmp_path / "far.elf"
-    code = b"\x6f\x00\x00\x00"  # j .
-    phoff, addr = 64, 0x9000_0000
-    ehdr = (b"\x7fELF\x02\x01\x01" + bytes(9) +
-            struct.pack("<HHIQQQIHHHHHH", 2, 243, 1, addr, phoff, 0, 0, 64, 56, 1, 0, 0, 0))
-    phdr = struct.pack("<IIQQQQQQ", 1, 5, 0x1000, addr, addr, len(code), len(code), 0x1000)
-    elf.write_bytes(ehdr + phdr + bytes(0x1000 - 64 - 56) + code)
-    tool, sim = boot(elf)
+    tool, sim = boot(tiny_elf(tmp_path / "far.elf", 0x9000_0000))
     assert tool.status == 1, both(tool, sim)
     assert "outside the memory the loader may write" in tool.stderr, both(tool, sim)
 
@@ -176,6 +164,70 @@ def test_the_exact_ulx3s_sdram_top_runs_memtest_from_its_sdram():
     assert checked and int(checked[1]) > 30000, both(tool, run)
     tool, run = boot(program("board", "fail"), sim=sim, bit_cycles=25, max_cycles=10_000_000)
     assert run.status == 64 + 3, both(tool, run)
+
+
+def test_opensbi_and_a_payload_preloaded_into_the_sdram_boot_from_it():
+    """The SDRAM board started with OpenSBI (laid out for its 32 MiB:
+    build.sh --board-sdram) and sbi_hello in the chip already (board-sim
+    +load, where the controller's row-bank-column mapping puts each word:
+    the firmware in rows 0-29 of the four banks, the payload 2 MiB up from
+    row 512), the tool sending only the start: OpenSBI boots the payload on
+    the device tree the boot ROM hands over, and the payload's status
+    reaches the finisher through SBI, lighting led[1]. A word put anywhere
+    else breaks the firmware or the payload (shown with the bank and row
+    fields swapped: the run timed out, exit 3). What the Linux run from the
+    SDRAM (make test-long, below) rests on."""
+    fw = firmware("unit", "sbi_hello", layout="board-sdram") / "fw_payload.elf"
+    tool, run = boot(fw, sim=board_sim("ulx3s"), bit_cycles=25, max_cycles=40_000_000, preload=True)
+    assert tool.status == 0 and run.status == 0, both(tool, run)
+
+
+def test_the_board_refuses_to_preload_where_its_loader_lives(tmp_path):
+    """+load into the top 32 KiB of the SDRAM, which the boot ROM takes for
+    its loader and would overwrite: the simulator refuses before it runs
+    (exit 2) and says why."""
+    top = tiny_elf(tmp_path / "top.elf", 0x8000_0000 + (32 << 20) - 0x1000, entry=0x8000_0000)
+    r = subprocess.run([board_sim("ulx3s"), "+uart=0", f"+load={top}"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "is outside memory" in r.stderr, describe(Run(r.returncode, r.stdout, r.stderr))
+
+
+@pytest.mark.long
+def test_linux_runs_its_quick_workloads_from_the_ulx3s_sdram():
+    """The test kernel with /init's short workloads (make test's Linux run on
+    the SoC) under OpenSBI with the project's series, laid out for the
+    board's 32 MiB, started from the SDRAM of the exact board top (+load:
+    3.5 MB would take 900 M cycles of serial line): Linux boots on the
+    board's shrunk harts at the board's clock, its workloads find nothing
+    stale, and every remote flush went to the unit through the harts'
+    channels (none by SBI RFENCE, no error); /init's verdict lights led[1].
+    No scoreboard and no harness counters here: what the kernel counts.
+    Hours of simulation (the boot alone is past 262 M cycles, docs/fpga.md):
+    make test-long."""
+    fw = firmware_with_kernel("unit-ceiling", "quick", layout="board-sdram") / "fw_payload.elf"
+    tool, run = boot(fw, sim=board_sim("ulx3s"), bit_cycles=25, max_cycles=4_000_000_000, timeout=10 * 3600,
+                     preload=True)
+    assert tool.status == 0 and run.status == 0, both(tool, run)
+    r = Run(run.status, tool.stdout, run.stderr)
+    assert_no_stale_translation(r, writers=1)
+    c = counters(r)
+    assert c["requests"] > 0 and c["errors"] == 0 and c["sbi_rfence"] == 0 and c["direct"] == c["requests"], describe(r)
+
+
+@pytest.mark.long
+def test_the_demo_payload_runs_from_the_ulx3s_sdram():
+    """make demo's payload (shootdown_demo: batches of 1 to 256 pages, a
+    target hart on this SoC) under OpenSBI with the series, laid out for
+    the SDRAM and started from the exact SDRAM board top: every path the
+    unit's firmware offers (c: RFENCE by the unit, d: the batched
+    extension, e: the unit's channel from S-mode) takes every batch (a
+    refused call ends the payload with status 1, led[2]) and each point is
+    measured. make test-long."""
+    fw = firmware("unit", "shootdown_demo", layout="board-sdram") / "fw_payload.elf"
+    tool, run = boot(fw, sim=board_sim("ulx3s"), bit_cycles=25, max_cycles=2_000_000_000, timeout=4 * 3600,
+                     preload=True)
+    assert tool.status == 0 and run.status == 0, both(tool, run)
+    points = set(re.findall(r"^DEMO path=(\w) harts=2 targets=1 batch=(\d+) ", tool.stdout, re.M))
+    assert points == {(p, str(1 << k)) for p in "cde" for k in range(9)}, both(tool, run)
 
 
 @pytest.mark.long
