@@ -5,12 +5,12 @@
 #   make test-long the tests that repeat a shorter one's check on more harts or
 #                  through the firmware (marked long; about 20 min)
 #   make run PROGRAM=<elf> [HARTS=2|4|8] [MAX_CYCLES=N] [WAVES=1 [WAVES_FROM=C] [WAVES_TO=C]]
-#   make models    the tuned 2- and 4-hart Verilator models
+#   make models    the checked 2- and 4-hart Verilator models
 #   make bench     the unit vs a software shootdown: latency, stolen cycles, traps; SoC area (build/results/)
 #   make bench-scaling  cost against 1, 3 and 7 targets on the 8-hart SoC (build/results/scaling.*)
 #   make fw-profile [HARTS=4]  where OpenSBI's cycles go in one shootdown call, from the debug
 #                  model's commit trace (build/results/fw-profile.md; some minutes)
-#   make bench-sim simulation speed: naive vs tuned vs debug models (build/results/sim-speed.csv)
+#   make bench-sim simulation speed: naive vs checked vs debug models (build/results/sim-speed.csv)
 #   make generated regenerate the files derived from hw/ (C header, register table in docs/)
 #                  and the litmus catalogue in docs/litmus.md
 #   make sw        bare-metal programs and OpenSBI
@@ -76,8 +76,8 @@ setup:
 	@scripts/setup.sh > /dev/null
 
 models: setup
-	@scripts/build-model.sh 2 tuned > /dev/null
-	@scripts/build-model.sh 4 tuned > /dev/null
+	@scripts/build-model.sh 2 checked > /dev/null
+	@scripts/build-model.sh 4 checked > /dev/null
 
 sw: setup
 	@for p in soc qemu sbi board board-sdram; do $(MAKE) -s -C sw/baremetal PLATFORM=$$p O=$(BAREMETAL)/$$p || exit 1; done
@@ -127,7 +127,7 @@ run: setup
 	@test -n "$(PROGRAM)" || { echo "usage: make run PROGRAM=<elf> [HARTS=2|4|8] [MAX_CYCLES=N] [WAVES=1 [WAVES_FROM=C] [WAVES_TO=C]]" >&2; exit 2; }
 	@test -f "$(PROGRAM)" || { echo "make run: '$(PROGRAM)' does not exist" >&2; exit 2; }
 	@case "$(HARTS)" in 2|4|8) ;; *) echo "make run: HARTS must be 2, 4 or 8, not '$(HARTS)'" >&2; exit 2;; esac
-	@sim=$$(scripts/build-model.sh $(HARTS) $(if $(WAVES),debug,tuned)) && \
+	@sim=$$(scripts/build-model.sh $(HARTS) $(if $(WAVES),debug,checked)) && \
 	$$sim +max-cycles=$(MAX_CYCLES) $(if $(WAVES),+waves=$(BUILD)/waves.fst \
 	  $(if $(WAVES_FROM),+waves-from=$(WAVES_FROM)) $(if $(WAVES_TO),+waves-to=$(WAVES_TO))) $(abspath $(PROGRAM))
 	@$(if $(WAVES),echo "waveform: $(BUILD)/waves.fst")
@@ -147,7 +147,7 @@ bench-sim: sw
 generated: setup
 	@./mill --no-server -j 1 hw.runMain shootdown.devices.GenShootdownHeaders \
 	  --header sw/include/tlb_shootdown_regs.h --doc docs/shootdown-registers.md \
-	  --python scripts/shootdown_regs.py
+	  --python scripts/shootdown_regs.py --finisher sw/include/finisher.h
 	@PYTHONPATH=scripts python3 -m litmus_lang.catalogue --write docs/litmus.md
 
 results:

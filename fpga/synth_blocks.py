@@ -3,7 +3,7 @@
 
 Synthesises the shootdown unit and one flush agent, as the 2-hart SoC
 elaborates them (VERILOG_DIR: `VERILOG_ONLY=1 scripts/build-model.sh 2
-tuned`), with yosys for Lattice ECP5 (synth_ecp5, LUT4) and Xilinx 7-series
+checked`), with yosys for Lattice ECP5 (synth_ecp5, LUT4) and Xilinx 7-series
 (synth_xilinx, LUT6), and prints LUTs and flip-flops per block and family.
 
 --check BUDGET.json  exit 1 if a block grew more than 10% over its committed

@@ -7,7 +7,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 OUT="${1:?usage: area.sh OUT.csv}"
 echo "design,luts,ffs" > "$OUT"
-for flavor in base tuned; do
+for flavor in base checked; do
   vdir=$(VERILOG_ONLY=1 "$ROOT/scripts/build-model.sh" 2 "$flavor")
   design=$([ "$flavor" = base ] && echo "soc-2hart-without-unit" || echo "soc-2hart-with-unit")
   log="$BUILD/logs/yosys-$design.log"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench-sim.sh : simulation speed of the naive, tuned and debug models of the
+# bench-sim.sh : simulation speed of the naive, checked and debug models of the
 # 2- and 4-hart SoC on one workload (OpenSBI booting its payload, cut at a
 # fixed cycle count). Prints a table and writes build/results/sim-speed.csv.
 # A benchmark, not a test: one run each, on whatever else the machine is doing.
@@ -15,7 +15,7 @@ mkdir -p "$(dirname "$OUT")"
 RUNS=(
   "naive 300000"
   "debug 300000"
-  "tuned 3000000"
+  "checked 3000000"
 )
 echo "build,harts,cycles,seconds,khz" > "$OUT"
 for harts in 2 4; do

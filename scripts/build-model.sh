@@ -4,12 +4,13 @@
 # boot ROM -> elaborated Verilog -> Verilator model.
 # With VERILOG_ONLY=1 it stops after the Verilog and prints its directory.
 # Flavours (sim/Makefile has the compiler side):
-#   tuned         Sim<N>HartConfig (shootdown unit, no TileLink monitors), with PGO,
-#                 the co-simulation scoreboard (sim/scoreboard.h) and the mutant switches
+#   checked       Shootdown<N>HartConfig (shootdown unit, no TileLink monitors), with PGO,
+#                 the co-simulation scoreboard (sim/scoreboard.h) and the mutant switches:
+#                 fast and checking, what the tests, benches and sweeps run
 #   debug, naive  Debug<N>HartConfig (shootdown unit, TileLink monitors); debug has the
 #                 assertions, the scoreboard and FST tracing (+waves)
 #   base          NoUnit<N>HartConfig: no shootdown unit (area and software baseline),
-#                 plain (tuned without PGO, scoreboard and switches)
+#                 plain (checked without PGO, scoreboard and switches)
 #   uart          Uart<N>HartConfig: the FPGA SoC's serial console and its boot ROM, which
 #                 loads a program over it (fpga/tools/uartboot.py); plain
 #   board         Ulx3sConfig (hw/boards, N = 2): the ULX3S bitstream's SoC, its shrunk
@@ -17,7 +18,7 @@
 #                 cycles a bit (run it with +uart-bit-cycles=25); plain
 #   board-cores   Ulx3sCoresSimConfig (N = 2): the board's shrunk harts on the simulated
 #                 SoC's memory and devices; plain
-# Tuned and debug models have the mutant switches: `sim +mutant=NAME` turns on
+# Checked and debug models have the mutant switches: `sim +mutant=NAME` turns on
 # a debug knob that breaks one rule on purpose (hw/testing/Mutants.scala).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -26,7 +27,7 @@ HARTS="${1:?usage: build-model.sh HARTS FLAVOR}"
 FLAVOR="${2:?usage: build-model.sh HARTS FLAVOR}"
 SIMFLAVOR="$FLAVOR"
 case "$FLAVOR" in
-  tuned)         CONFIG="Sim${HARTS}HartConfig" ;;
+  checked)       CONFIG="Shootdown${HARTS}HartConfig" ;;
   debug|naive)   CONFIG="Debug${HARTS}HartConfig" ;;
   base)          CONFIG="NoUnit${HARTS}HartConfig"; SIMFLAVOR=plain ;;
   uart)          CONFIG="Uart${HARTS}HartConfig"; SIMFLAVOR=plain ;;
@@ -34,7 +35,7 @@ case "$FLAVOR" in
                  [ "$HARTS" = 2 ] || die "the board's SoC has 2 harts, not $HARTS" ;;
   board-cores)   CONFIG="Ulx3sCoresSimConfig"; SIMFLAVOR=plain
                  [ "$HARTS" = 2 ] || die "the board's SoC has 2 harts, not $HARTS" ;;
-  *) die "unknown model flavour '$FLAVOR' (tuned, debug, naive, base, uart, board, board-cores)" ;;
+  *) die "unknown model flavour '$FLAVOR' (checked, debug, naive, base, uart, board, board-cores)" ;;
 esac
 if [ "$FLAVOR" = board ] || [ "$FLAVOR" = board-cores ]; then
   CLASS="shootdown.boards.$CONFIG"
@@ -72,11 +73,11 @@ fi
 
 # 3. The model, keyed by the Verilog, the harness and the tool version.
 MODEL_KEY=$(printf '%s %s %s %s' "$ELAB_KEY" "$FLAVOR" "$(verilator --version)" \
-  "$(hash_inputs "$ROOT/sim" "$ROOT/sw/include/tlb_shootdown_regs.h" < /dev/null)" | sha256sum | cut -c1-16)
+  "$(hash_inputs "$ROOT/sim" "$ROOT/sw/include/tlb_shootdown_regs.h" "$ROOT/sw/include/finisher.h" < /dev/null)" | sha256sum | cut -c1-16)
 MDIR="$CACHE/models/$CONFIG-$FLAVOR-$MODEL_KEY"
 if [ ! -x "$MDIR/sim" ]; then
   train=()
-  if [ "$FLAVOR" = tuned ]; then
+  if [ "$FLAVOR" = checked ]; then
     # profile-guided optimisation, trained on bare-metal programs
     make -s -C "$ROOT/sw/baremetal" PLATFORM=soc O="$BUILD/sw/baremetal/soc" >&2
     # (the first 3 M cycles of each: the cases' first requests, not all of them)

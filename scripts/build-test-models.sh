@@ -23,7 +23,7 @@ chain() {
   done
 }
 
-chain 2/tuned 4/tuned & a=$!
+chain 2/checked 4/checked & a=$!
 chain 2/debug 2/board 2/uart & b=$!
 # (the quick kernel is the port's with one more initramfs file: a relink)
 nice -n 19 bash -c '"$1" --quick && "$1"' kernel "$ROOT/sw/linux/build.sh" > /dev/null & k=$!

@@ -17,14 +17,14 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 BUILD = pathlib.Path(os.environ.get("BUILD", ROOT / "build"))
 
 
-def model(harts, flavor="tuned"):
+def model(harts, flavor="checked"):
     """Path of a Verilator model; builds it (cached) if needed."""
     out = subprocess.run([str(ROOT / "scripts/build-model.sh"), str(harts), flavor],
                          check=True, capture_output=True, text=True)
     return out.stdout.strip()
 
 
-def verilog(harts, flavor="tuned"):
+def verilog(harts, flavor="checked"):
     """Directory of the elaborated Verilog behind a model (SimTop.v and the
     black boxes' files); elaborates it (cached) if needed."""
     out = subprocess.run([str(ROOT / "scripts/build-model.sh"), str(harts), flavor], env={**os.environ, "VERILOG_ONLY": "1"},

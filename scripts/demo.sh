@@ -3,7 +3,7 @@
 # (sw/baremetal/programs-sbi/shootdown_demo.c) shoots down batches of 1 to
 # 256 pages on 1 or 3 target harts, under stock OpenSBI (paths a, b: SBI
 # RFENCE over IPIs) and under OpenSBI with our series (c: RFENCE by the unit,
-# d: the batched SBI extension, e: the unit from S-mode), on the tuned 2- and
+# d: the batched SBI extension, e: the unit from S-mode), on the checked 2- and
 # 4-hart Verilator SoCs; then paths a and b under QEMU as a functional
 # cross-check. Prints the table and writes build/results/demo.csv and
 # demo.png. A benchmark, not a test: one run, numbers as measured.
@@ -25,7 +25,7 @@ QEMU_RAW="$RESULTS/demo-qemu-raw.txt"
 : > "$SOC_RAW"
 : > "$QEMU_RAW"
 for harts in 2 4; do
-  sim=$("$ROOT/scripts/build-model.sh" "$harts" tuned)
+  sim=$("$ROOT/scripts/build-model.sh" "$harts" checked)
   for fw in stock unit; do
     step "demo on the $harts-hart SoC, $fw OpenSBI (a few minutes)"
     log="$BUILD/logs/demo-soc-$harts-$fw.log"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # linux-demo.sh [--mutant NAME] [HARTS...] : the Linux workloads
-# (sw/linux/init) on the tuned Verilator SoC (2 harts unless told), each run
+# (sw/linux/init) on the checked Verilator SoC (2 harts unless told), each run
 # twice: the stock kernel under stock OpenSBI, and the port under OpenSBI
 # with the unit. With --mutant NAME the pair is the port and the port with
 # sw/linux/mutants/NAME.patch, both under OpenSBI with the unit: what the
@@ -46,7 +46,7 @@ done
 
 logs=()
 for h in "${HARTS[@]}"; do
-  sim=$("$ROOT/scripts/build-model.sh" "$h" tuned)
+  sim=$("$ROOT/scripts/build-model.sh" "$h" checked)
   step "the workloads on the $h-hart SoC, ${KERNELS[0]} and ${KERNELS[1]} side by side (25-45 min)"
   pids=()
   for k in "${KERNELS[@]}"; do

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # linux-mutants.sh [NAME...] : every kernel mutant of sw/linux/mutants (or
 # those named), each a port broken on purpose, run as make test's Linux run
-# on the 2-hart tuned SoC (the quick workloads, firmware with the unit's
+# on the 2-hart checked SoC (the quick workloads, firmware with the unit's
 # CEILING above any request) and judged: a mutant is killed when /init
 # fails the run and the workload the mutant names in its "Caught by:" line
 # counted what it checks for. Writes build/results/linux-mutants.md. Each
@@ -17,7 +17,7 @@ fi
 VENV=$("$ROOT/scripts/setup.sh")
 RESULTS="$BUILD/results"
 mkdir -p "$RESULTS" "$BUILD/logs"
-sim=$("$ROOT/scripts/build-model.sh" 2 tuned)
+sim=$("$ROOT/scripts/build-model.sh" 2 checked)
 out="$RESULTS/linux-mutants.md"
 {
   echo "# Kernel mutants on the 2-hart SoC"

@@ -4,7 +4,7 @@
 Runs the test kernel's benchmarks (sw/linux/init: /init's phases after its
 snapshot point, with /bench in the initramfs: sw/linux/init/bench.c's
 tlb-flush2 at 1 and 16 pages a thread, pageout, mprotect, fork and
-useonce) on the tuned Verilator SoC in these configurations:
+useonce) on the checked Verilator SoC in these configurations:
 
   stock        the stock kernel on stock OpenSBI (remote flushes: SBI
                RFENCE over IPIs)
@@ -106,7 +106,7 @@ LOCATOR = re.compile(rb"\s*// @\[[^\]]*\]")
 
 
 def model_file(harts):
-    """sweep.File of the tuned model, named by the design it simulates: the
+    """sweep.File of the checked model, named by the design it simulates: the
     elaborated Verilog without Chisel's source locators (so that a change
     to hw/ that leaves the design alone, or moves its source lines, keeps
     the sweep), the harness's sources and Verilator's version."""
@@ -115,8 +115,8 @@ def model_file(harts):
     for f in sorted(pathlib.Path(verilog(harts)).iterdir()):
         if f.suffix in (".v", ".sv", ".dts"):
             h.update(f.name.encode() + b"\0" + LOCATOR.sub(b"", f.read_bytes()) + b"\0")
-    return sweep.File(sim, built_from=f"{h.hexdigest()[:16]} tuned {tool_version('verilator', '--version')} "
-                                      f"{hash_inputs(ROOT / 'sim', ROOT / 'sw/include/tlb_shootdown_regs.h')}")
+    return sweep.File(sim, built_from=f"{h.hexdigest()[:16]} checked {tool_version('verilator', '--version')} "
+                                      f"{hash_inputs(ROOT / 'sim', ROOT / 'sw/include/tlb_shootdown_regs.h', ROOT / 'sw/include/finisher.h')}")
 
 
 def firmware(config):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""mutants.py [MUTANT...] [WHERE] : the kill matrix. Runs the suite on the 2-hart tuned
+"""mutants.py [MUTANT...] [WHERE] : the kill matrix. Runs the suite on the 2-hart checked
 model once per debug knob (every one unless named; the model has them all,
 `+mutant=NAME` turns one on), once on the real design (row "none", the
 control) and once per test aid (controls too: an aid breaks no rule), each
@@ -227,7 +227,7 @@ def main(args):
     order = ["none", *mutants, *aids]
     logs = RESULTS / "mutants"
     logs.mkdir(parents=True, exist_ok=True)
-    elfs, sim = programs(), model(2, "tuned")
+    elfs, sim = programs(), model(2, "checked")
     print(f"==> running {' '.join(PROGRAMS)} on {len(designs)} designs through scripts/sweep.py", file=sys.stderr)
     started, rev = time.monotonic(), inputs_rev(STAMPED)
     # The longest programs first, so that no worker idles at the end.

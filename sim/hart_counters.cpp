@@ -65,6 +65,8 @@ HartCounters::HartCounters(VerilatedContext& ctx) {
     held_.also.push_back(v[1]);
   }
   for (const auto& v : per_tile(ctx, ".ptw", {"state"})) walk_.bits.push_back(v[0]);
+  for (const auto& scope : *ctx.scopeNameMap())
+    if (ends_with(scope.first, ".unit") && !unit_requests_) unit_requests_ = var(scope.second, "ctrRequests");
   msip_last_.assign(msip_.bits.size(), false);
   for (PerHart* c : {&msip_, &mmode_, &held_, &walk_}) c->counts.assign(c->bits.size(), 0);
 }

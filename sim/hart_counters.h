@@ -10,6 +10,8 @@
 //   acknowledgement: what the unit's requests take from a hart directly;
 // - walk: cycles the tile's page-table walker (Rocket's PTW) is busy: the
 //   refills, which flushes make more of.
+// And one count of the whole SoC: the requests the shootdown unit
+// completed, its own CTR_REQUESTS register, read when asked.
 // soc.vlt keeps them readable. Harts are numbered in tile order (tile,
 // tile_1, ...), which is hart-id order on these SoCs. A counter whose
 // registers are not in the model (a SoC without the unit has no agents) is
@@ -49,6 +51,9 @@ class HartCounters {
   std::string walk_summary() const { return walk_.join(); }
   bool held_found() const { return held_.found(); }
   bool walk_found() const { return walk_.found(); }
+  // CTR_REQUESTS (a 40-bit register: Verilator keeps it in 64 bits).
+  bool unit_found() const { return unit_requests_ != nullptr; }
+  uint64_t unit_requests() const { return *reinterpret_cast<const uint64_t*>(unit_requests_); }
 
  private:
   struct PerHart {
@@ -60,4 +65,5 @@ class HartCounters {
   };
   PerHart msip_{"msip", {}, {}, {}}, mmode_{"mmode", {}, {}, {}}, held_{"held", {}, {}, {}}, walk_{"walk", {}, {}, {}};
   std::vector<bool> msip_last_;
+  const uint8_t* unit_requests_ = nullptr;
 };

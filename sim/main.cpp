@@ -6,7 +6,7 @@
 //       [+timestamps] [+trace-axi] [+verbose] [+no-scoreboard | +scoreboard-only] [+mutant=NAME]
 //       [+uart=PORT [+uart-bit-cycles=N]] PROGRAM.elf
 //
-// Models built with the scoreboard (tuned and debug flavours) run it on
+// Models built with the scoreboard (checked and debug flavours) run it on
 // every cycle (sim/scoreboard.h, docs/scoreboard.md): a violation makes a
 // passing program exit 71 (a failing one keeps its status).
 // +scoreboard-only ignores the program's own verdict, so that the exit
@@ -70,6 +70,7 @@
 #include "VSimTop.h"
 #include "axi_mem.h"
 #include "elf_loader.h"
+#include "finisher.h"
 #include "hart_counters.h"
 #include "mutants.h"
 #include "rtl_globals.h"
@@ -85,7 +86,7 @@ namespace {
 constexpr uint64_t kDramBase = 0x80000000ull;
 constexpr uint64_t kDramSize = 0x10000000ull;  // matches WithDefaultMemPort
 constexpr int kResetCycles = 16;
-constexpr uint32_t kSnapshot = 0x5a5a;  // the finisher command that marks the snapshot point
+constexpr uint32_t kSnapshot = FINISHER_SNAPSHOT;  // the finisher command that marks the snapshot point
 constexpr int kExitTimeout = 124, kExitUsage = 64, kExitBadElf = 65, kExitInternal = 70, kExitScoreboard = 71,
               kExitUntraced = 72;
 #ifdef SCOREBOARD
@@ -204,10 +205,10 @@ Options parse_args(int argc, char** argv) {
     usage_error("+waves-from/+waves-to need +waves=FILE.fst");
   if (o.waves_from > o.waves_to) usage_error("+waves-from is after +waves-to");
   if (!o.disconnect.empty() && !o.scoreboard)
-    usage_error("+scoreboard-disconnect needs the scoreboard (a tuned or debug model, without +no-scoreboard)");
+    usage_error("+scoreboard-disconnect needs the scoreboard (a checked or debug model, without +no-scoreboard)");
   if (o.scoreboard_only && !o.scoreboard)
     usage_error(kHaveScoreboard ? "+scoreboard-only and +no-scoreboard contradict each other"
-                                : "+scoreboard-only needs a model with the scoreboard (flavour tuned or debug; the uart, board and base models have none)");
+                                : "+scoreboard-only needs a model with the scoreboard (flavour checked or debug; the uart, board and base models have none)");
 #if !VM_TRACE
   if (!o.waves.empty()) usage_error("this model was built without waveform support; use 'make run WAVES=1'");
 #endif
@@ -246,9 +247,9 @@ void drive(VSimTop& t, const AxiSlaveOut& s) {
 // The finisher protocol of QEMU's sifive_test device.
 bool decode_finish(uint32_t v, int* status, std::string* what) {
   switch (v & 0xffff) {
-    case 0x5555: *status = 0; *what = "pass"; return true;
-    case 0x3333: *status = (int)(v >> 16); *what = "fail"; return true;
-    case 0x7777: *status = 1; *what = "reset requested (unsupported)"; return true;
+    case FINISHER_PASS: *status = 0; *what = "pass"; return true;
+    case FINISHER_FAIL: *status = (int)(v >> 16); *what = "fail"; return true;
+    case FINISHER_RESET: *status = 1; *what = "reset requested (unsupported)"; return true;
     default: return false;
   }
 }
@@ -319,6 +320,104 @@ bool fork_children(const Options& opt, uint64_t cycle, uint64_t* child_seed, int
   return false;
 }
 
+// Jitter from the start (unless a snapshot starts it: the boot every sample
+// shares is then the unperturbed one) and the program in memory; false if
+// the program cannot be loaded (said why).
+bool prepare_memory(const Options& opt, AxiMem& mem) {
+  if (!opt.snapshot_seed_given && opt.fork_seeds.empty()) mem.set_jitter(opt.mem_jitter, opt.seed);
+  ElfImage img;
+  const std::string err = opt.program.empty() ? "" : load_elf(opt.program, mem, &img);
+  if (!err.empty()) {
+    std::fprintf(stderr, "sim: %s\n", err.c_str());
+    return false;
+  }
+  if (!opt.quiet && opt.mem_jitter)
+    std::fprintf(stderr, "[sim] memory latency %u-%u cycles, %s\n", opt.mem_latency, opt.mem_latency + opt.mem_jitter,
+                 opt.fork_seeds.empty() && !opt.snapshot_seed_given
+                     ? ("seed " + std::to_string(opt.seed)).c_str()
+                     : "from the snapshot on (exact before it)");
+  if (!opt.quiet && !opt.program.empty())
+    std::fprintf(stderr, "[sim] loaded %s: %u segment(s), %llu bytes, entry 0x%llx\n", opt.program.c_str(),
+                 img.segments, (unsigned long long)img.bytes, (unsigned long long)img.entry);
+  return true;
+}
+
+#if VM_TRACE
+// +waves=FILE: the FST writer on the model, or null (said why).
+std::unique_ptr<VerilatedFstC> open_waves(VerilatedContext& ctx, VSimTop& top, const std::string& path) {
+  ctx.traceEverOn(true);
+  auto fst = std::make_unique<VerilatedFstC>();
+  top.trace(fst.get(), 99);
+  fst->open(path.c_str());
+  if (!fst->isOpen()) {
+    std::fprintf(stderr, "sim: cannot open waveform file '%s'\n", path.c_str());
+    return nullptr;
+  }
+  return fst;
+}
+#endif
+
+// A finisher command that neither ends the run nor forks it: the snapshot
+// with +snapshot-seed (the jitter starts), or an unknown command (ignored).
+void other_command(const Options& opt, uint32_t bits, uint64_t cycle, AxiMem& mem) {
+  if (bits == kSnapshot && opt.snapshot_seed_given) {
+    mem.set_jitter(opt.mem_jitter, opt.snapshot_seed);
+    if (!opt.quiet)
+      std::fprintf(stderr, "[sim] snapshot at cycle %llu: jitter from here, seed %llu\n", (unsigned long long)cycle,
+                   (unsigned long long)opt.snapshot_seed);
+  } else if (bits != kSnapshot) {
+    std::fprintf(stderr, "[sim] finisher: ignoring unknown command 0x%x\n", bits);
+  }
+}
+
+// +mutant=NAME: turns the knob on (the switches ask during the first
+// eval, in their initial blocks) and refuses a name no switch asked about.
+void select_mutant(VSimTop& top, const Options& opt) {
+  mutant_select(opt.mutant);
+  top.eval();
+  const auto& known = mutants_known();
+  if (!known.count(opt.mutant)) {
+    std::string names;
+    for (const auto& n : known) names += " " + n;
+    usage_error(known.empty() ? "+mutant needs a model with the mutant switches (flavour checked or debug; the uart, board and base models have none)"
+                              : "unknown mutant '" + opt.mutant + "'; this model has:" + names);
+  }
+  if (!opt.quiet) std::fprintf(stderr, "[sim] mutant %s is on\n", opt.mutant.c_str());
+}
+
+// What scripts and tests parse at the end of a run: per hart, machine
+// software interrupts raised, M-mode cycles, the agents' hold and the page
+// walkers' busy cycles; and the requests the unit completed (each if the
+// model has it).
+void report_counts(const HartCounters& harts) {
+  if (harts.msip_found()) std::fprintf(stderr, "[sim] msip raised per hart: %s\n", harts.msip_summary().c_str());
+  if (harts.mmode_found()) std::fprintf(stderr, "[sim] M-mode cycles per hart: %s\n", harts.mmode_summary().c_str());
+  if (harts.held_found())
+    std::fprintf(stderr, "[sim] cycles the flush agent held the core per hart: %s\n", harts.held_summary().c_str());
+  if (harts.walk_found())
+    std::fprintf(stderr, "[sim] page-walker busy cycles per hart: %s\n", harts.walk_summary().c_str());
+  if (harts.unit_found())
+    std::fprintf(stderr, "[sim] requests the shootdown unit completed (CTR_REQUESTS): %llu\n",
+                 (unsigned long long)harts.unit_requests());
+}
+
+// The run's exit status with the scoreboard on: its summary, then a failing
+// program keeps its own status (the summary line tells whether the
+// scoreboard objected too); a passing one fails on a violation, or on
+// events the scoreboard could not trace (no pass without a check).
+int scoreboard_verdict(Scoreboard& scoreboard, const Options& opt, int status) {
+  scoreboard.summary(stderr);
+  if (status == kExitTimeout || status == kExitInternal || status == 130) return status;
+  if (!opt.scoreboard_only && status != 0) return status;
+  if (scoreboard.violations()) return kExitScoreboard;
+  if (scoreboard.unexplained()) {
+    std::fprintf(stderr, "[sim] scoreboard: it could not trace %llu events, so it could not check the run: "
+                         "no pass (exit %d)\n", (unsigned long long)scoreboard.unexplained(), kExitUntraced);
+    return kExitUntraced;
+  }
+  return 0;
+}
+
 }  // namespace
 
 bool sim_verbose = false;
@@ -329,23 +428,7 @@ int main(int argc, char** argv) {
   const Options opt = parse_args(argc, argv);
 
   AxiMem mem(kDramBase, kDramSize, opt.mem_latency);
-  // With a snapshot seed the memory is exact until the snapshot: the boot
-  // every sample shares is the unperturbed one.
-  if (!opt.snapshot_seed_given && opt.fork_seeds.empty()) mem.set_jitter(opt.mem_jitter, opt.seed);
-  ElfImage img;
-  const std::string err = opt.program.empty() ? "" : load_elf(opt.program, mem, &img);
-  if (!err.empty()) {
-    std::fprintf(stderr, "sim: %s\n", err.c_str());
-    return kExitBadElf;
-  }
-  if (!opt.quiet && opt.mem_jitter)
-    std::fprintf(stderr, "[sim] memory latency %u-%u cycles, %s\n", opt.mem_latency, opt.mem_latency + opt.mem_jitter,
-                 opt.fork_seeds.empty() && !opt.snapshot_seed_given
-                     ? ("seed " + std::to_string(opt.seed)).c_str()
-                     : "from the snapshot on (exact before it)");
-  if (!opt.quiet && !opt.program.empty())
-    std::fprintf(stderr, "[sim] loaded %s: %u segment(s), %llu bytes, entry 0x%llx\n", opt.program.c_str(),
-                 img.segments, (unsigned long long)img.bytes, (unsigned long long)img.entry);
+  if (!prepare_memory(opt, mem)) return kExitBadElf;
 
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(1, argv);  // no plusargs for the RTL: rocket's take their defaults
@@ -361,16 +444,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "sim: warning: no privilege registers found; M-mode cycles are not counted\n");
 #if VM_TRACE
   std::unique_ptr<VerilatedFstC> fst;
-  if (!opt.waves.empty()) {
-    ctx->traceEverOn(true);
-    fst = std::make_unique<VerilatedFstC>();
-    top->trace(fst.get(), 99);
-    fst->open(opt.waves.c_str());
-    if (!fst->isOpen()) {
-      std::fprintf(stderr, "sim: cannot open waveform file '%s'\n", opt.waves.c_str());
-      return kExitUsage;
-    }
-  }
+  if (!opt.waves.empty() && !(fst = open_waves(*ctx, *top, opt.waves))) return kExitUsage;
 #endif
   UartBridge uart(opt.uart_bit_cycles);
   if (opt.uart_port >= 0) {
@@ -382,19 +456,7 @@ int main(int argc, char** argv) {
   }
   bool uart_rx = true;
   std::signal(SIGINT, [](int) { g_interrupted = 1; });
-  if (!opt.mutant.empty()) {
-    // The switches ask during the first eval (their initial blocks).
-    mutant_select(opt.mutant);
-    top->eval();
-    const auto& known = mutants_known();
-    if (!known.count(opt.mutant)) {
-      std::string names;
-      for (const auto& n : known) names += " " + n;
-      usage_error(known.empty() ? "+mutant needs a model with the mutant switches (flavour tuned or debug; the uart, board and base models have none)"
-                                : "unknown mutant '" + opt.mutant + "'; this model has:" + names);
-    }
-    if (!opt.quiet) std::fprintf(stderr, "[sim] mutant %s is on\n", opt.mutant.c_str());
-  }
+  if (!opt.mutant.empty()) select_mutant(*top, opt);
 
   auto t0 = std::chrono::steady_clock::now();
   bool forked = false;  // this process forked children at the snapshot and waited for them
@@ -471,13 +533,8 @@ int main(int argc, char** argv) {
         mem.set_jitter(opt.mem_jitter, seed);
         child = true;
         t0 = std::chrono::steady_clock::now();
-      } else if (finish_bits == kSnapshot && opt.snapshot_seed_given) {
-        mem.set_jitter(opt.mem_jitter, opt.snapshot_seed);
-        if (!opt.quiet)
-          std::fprintf(stderr, "[sim] snapshot at cycle %llu: jitter from here, seed %llu\n", (unsigned long long)cycle,
-                       (unsigned long long)opt.snapshot_seed);
-      } else if (finish_bits != kSnapshot) {
-        std::fprintf(stderr, "[sim] finisher: ignoring unknown command 0x%x\n", finish_bits);
+      } else {
+        other_command(opt, finish_bits, cycle, mem);
       }
     }
     if (mem.errors()) {
@@ -510,29 +567,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "[sim] %s, status %d: %llu cycles in %.2f s (%.1f kHz)\n", why.c_str(), status,
                  (unsigned long long)cycle, secs, cycle / secs / 1000.0);
   if (forked) return status;  // the children said the rest
-  // What scripts and tests parse: machine software interrupts raised, per hart.
-  if (!opt.quiet && harts.msip_found())
-    std::fprintf(stderr, "[sim] msip raised per hart: %s\n", harts.msip_summary().c_str());
-  if (!opt.quiet && harts.mmode_found())
-    std::fprintf(stderr, "[sim] M-mode cycles per hart: %s\n", harts.mmode_summary().c_str());
-  if (!opt.quiet && harts.held_found())
-    std::fprintf(stderr, "[sim] cycles the flush agent held the core per hart: %s\n", harts.held_summary().c_str());
-  if (!opt.quiet && harts.walk_found())
-    std::fprintf(stderr, "[sim] page-walker busy cycles per hart: %s\n", harts.walk_summary().c_str());
-  if (opt.scoreboard) {
-    scoreboard.summary(stderr);
-    if (status == kExitTimeout || status == kExitInternal || status == 130) return leave(status);
-    // A failing program keeps its own status; the summary line tells
-    // whether the scoreboard objected too.
-    if (opt.scoreboard_only || status == 0) {
-      if (scoreboard.violations()) return leave(kExitScoreboard);
-      if (scoreboard.unexplained()) {
-        std::fprintf(stderr, "[sim] scoreboard: it could not trace %llu events, so it could not check the run: "
-                             "no pass (exit %d)\n", (unsigned long long)scoreboard.unexplained(), kExitUntraced);
-        return leave(kExitUntraced);
-      }
-      return leave(0);
-    }
-  }
-  return leave(status);
+  if (!opt.quiet) report_counts(harts);
+  return leave(opt.scoreboard ? scoreboard_verdict(scoreboard, opt, status) : status);
 }

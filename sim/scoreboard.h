@@ -1,6 +1,6 @@
 // The co-simulation scoreboard: a translation-lifetime checker fed by the
 // RTL's ScoreboardProbe taps (hw/devices/ScoreboardProbe.scala), compiled
-// into models built with SCOREBOARD defined (the tuned and debug flavours).
+// into models built with SCOREBOARD defined (the checked and debug flavours).
 //
 // It follows every translation a hart's TLBs hold back to the cycle its PTEs
 // were read from memory, and flags, naming hart, cycle, VA, PA and request:

@@ -138,6 +138,17 @@ def per_hart(r, counter):
     return [int(n) for n in m.group(1).split()]
 
 
+UNIT_REQUESTS = re.compile(r"^\[sim\] requests the shootdown unit completed \(CTR_REQUESTS\): (\d+)$", re.M)
+
+
+def unit_requests(r):
+    """The unit's own count of the requests it completed (its CTR_REQUESTS
+    register, which the harness reads at the end of the run)."""
+    found = UNIT_REQUESTS.findall(r.stderr)
+    assert found, "no CTR_REQUESTS line in the run's output (a model without the unit?)"
+    return int(found[-1])
+
+
 def msip_per_hart(r):
     """The machine software interrupts (IPIs) raised on each hart."""
     return per_hart(r, "msip")

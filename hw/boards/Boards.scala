@@ -8,7 +8,7 @@ import freechips.rocketchip.devices.debug.{DebugModuleKey, DefaultDebugModulePar
 import freechips.rocketchip.rocket.BTBParams
 import freechips.rocketchip.subsystem._
 import freechips.rocketchip.tile.XLen
-import shootdown.configs.{Sim2HartConfig, WithBootRomInBlockRam, WithUartConsole}
+import shootdown.configs.{Shootdown2HartConfig, WithBootRomInBlockRam, WithUartConsole}
 import shootdown.soc.SimDevicesKey
 
 /** Main memory of `size` bytes at 0x8000_0000 (ExtMem), for a board that
@@ -24,7 +24,10 @@ class WithBusFrequency(hz: BigInt) extends Config((site, here, up) => {
 
 /** A board at `clockHz` with its console on a serial port at `baud` and
   * `memory` bytes of block RAM for main memory (FpgaTop), the boot ROM in
-  * block RAM too. */
+  * block RAM too. Of the SoC's other devices (SoCBase) a board keeps the
+  * finisher, whose last command FpgaTop shows on the LEDs (a program's
+  * pass or failure), and the delay RAM, which WithUlx3sCores shrinks to
+  * the 64 bytes shootdown_timeout's stuck hart needs. */
 class WithBoard(clockHz: Int, baud: Int, memory: BigInt) extends Config(
   new WithUartConsole(clockHz, clockHz / baud) ++ // cycles a bit: the rate must divide the clock
   new WithBootRomInBlockRam ++                   // not 5,400 LUT4s of constants
@@ -107,7 +110,7 @@ class WithJtagDebug extends Config(
 class Ulx3sConfig extends Config(
   new WithBoard(25000000, 1000000, 256 << 10) ++
   new WithUlx3sCores ++
-  new Sim2HartConfig)
+  new Shootdown2HartConfig)
 
 /** The ULX3S with its 32 MiB SDRAM as main memory: FpgaTop's memory port
   * goes out to the board top (fpga/ulx3s/top_sdram.v), which serves it
@@ -118,17 +121,17 @@ class Ulx3sSdramConfig extends Config(
   new WithMemoryOnBoard ++
   new WithBoard(25000000, 1000000, 32 << 20) ++
   new WithUlx3sCores ++
-  new Sim2HartConfig)
+  new Shootdown2HartConfig)
 
 /** The ULX3S's harts (WithUlx3sCores) on the simulated SoC's memory,
   * console and finisher: what the board's shrunk cores do, told apart from
   * what its SDRAM path and 25 MHz do (scripts/build-model.sh 2 board-cores). */
-class Ulx3sCoresSimConfig extends Config(new WithUlx3sCores ++ new Sim2HartConfig)
+class Ulx3sCoresSimConfig extends Config(new WithUlx3sCores ++ new Shootdown2HartConfig)
 
 /** Digilent Arty A7-100T (fpga/arty-a7-100t): the 2-hart SoC as simulated
   * (63,400 LUT6s hold it), 50 MHz, 1 Mbit/s on the FT2232's serial port,
   * 256 KiB of block RAM (first light; ArtyA7Ddr3Config has the DDR3). */
-class ArtyA7Config extends Config(new WithBoard(50000000, 1000000, 256 << 10) ++ new Sim2HartConfig)
+class ArtyA7Config extends Config(new WithBoard(50000000, 1000000, 256 << 10) ++ new Shootdown2HartConfig)
 
 /** Main memory on the board: FpgaTop's `mem` port (FpgaTop.scala). */
 class WithMemoryOnBoard extends Config((site, here, up) => {
@@ -144,4 +147,4 @@ class ArtyA7Ddr3Config extends Config(
   new WithJtagDebug ++
   new WithMemoryOnBoard ++
   new WithBoard(50000000, 1000000, 256 << 20) ++
-  new Sim2HartConfig)
+  new Shootdown2HartConfig)

@@ -14,7 +14,7 @@ import freechips.rocketchip.diplomacy._
 import freechips.rocketchip.subsystem.ExtMem
 import freechips.rocketchip.util.HeterogeneousBag
 import shootdown.devices.UartPins
-import shootdown.soc.ShootdownTop
+import shootdown.soc.{FinisherCommands, ShootdownTop}
 
 /** The finisher's last command, for a board's LEDs: `done` once anything
   * but the snapshot command was written, `passed` if that was the pass
@@ -89,7 +89,7 @@ class FpgaTop(implicit p: Parameters) extends ShootdownTop {
     last := devices.finish.bits
   }
   status.done := done
-  status.passed := done && last(15, 0) === 0x5555.U
+  status.passed := done && last(15, 0) === FinisherCommands.Pass.U
   status.code := last(31, 16)
 
   /** With a debug module (WithJtagDebug): its JTAG transport at `jtag`,

@@ -64,9 +64,14 @@ class WithoutDebugModule extends Config((site, here, up) => {
   case DebugModuleKey => None
 })
 
-/** Everything of the simulated SoC except the harts; TileLink monitors on. */
-class SimSoCBase extends Config(
-  new WithSimDevices ++                        // console + finisher, QEMU virt addresses
+/** Everything of a SoC but its harts and the unit; TileLink monitors on.
+  * Its devices (hw/testing/SimDevices.scala) are the console, the test
+  * finisher and the delay RAM at QEMU `virt`'s addresses; the boards keep
+  * them, as what they are there (hw/boards): the console as a serial port,
+  * the finisher as the status their LEDs show, the delay RAM shrunk to the
+  * word shootdown_timeout's stuck hart stores to. */
+class SoCBase extends Config(
+  new WithSimDevices ++                        // console + finisher + delay RAM, QEMU virt addresses
   new WithoutDebugModule ++                    // no DTM in our harness
   new WithNoMMIOPort ++                        // devices live on the pbus instead
   new WithNoSlavePort ++                       // no external masters
@@ -76,31 +81,31 @@ class SimSoCBase extends Config(
   new WithNExtTopInterrupts(1) ++              // one PLIC source, tied off
   new BaseSubsystemConfig)
 
-/** The simulated SoC with the unit and N harts. */
-class Shootdown2HartSoC extends Config(new WithBatchedShootdown ++ new WithShootdownCores(2) ++ new SimSoCBase)
-class Shootdown4HartSoC extends Config(new WithBatchedShootdown ++ new WithShootdownCores(4) ++ new SimSoCBase)
-class Shootdown8HartSoC extends Config(new WithBatchedShootdown ++ new WithShootdownCores(8) ++ new SimSoCBase)
+/** N harts, each with a flush agent, and the unit. */
+class WithShootdown(harts: Int) extends Config(new WithBatchedShootdown ++ new WithShootdownCores(harts))
 
-/** Debug builds keep rocket-chip's TileLink protocol monitors and add a bus
-  * master that is no hart (hw/testing/ForeignMaster.scala), which the unit must
-  * take as foreign. */
-class Debug2HartConfig extends Config(new WithForeignMaster ++ new Shootdown2HartSoC)
-class Debug4HartConfig extends Config(new WithForeignMaster ++ new Shootdown4HartSoC)
-class Debug8HartConfig extends Config(new WithForeignMaster ++ new Shootdown8HartSoC)
-
-/** Fast builds drop the monitors. */
-class Sim2HartConfig extends Config(new WithoutTLMonitors ++ new Shootdown2HartSoC)
-class Sim4HartConfig extends Config(new WithoutTLMonitors ++ new Shootdown4HartSoC)
+/** The SoC: the unit and N harts, without TileLink's protocol monitors
+  * (which only check). What the checked models simulate (make test, the
+  * benches, the sweeps) and what the boards build on (hw/boards). */
+class Shootdown2HartConfig extends Config(new WithoutTLMonitors ++ new WithShootdown(2) ++ new SoCBase)
+class Shootdown4HartConfig extends Config(new WithoutTLMonitors ++ new WithShootdown(4) ++ new SoCBase)
 /** How cost grows with the machine (make bench-scaling): 1, 3 and 7 targets. */
-class Sim8HartConfig extends Config(new WithoutTLMonitors ++ new Shootdown8HartSoC)
+class Shootdown8HartConfig extends Config(new WithoutTLMonitors ++ new WithShootdown(8) ++ new SoCBase)
+
+/** Debug builds: the same SoC with rocket-chip's TileLink protocol monitors
+  * and a bus master that is no hart (hw/testing/ForeignMaster.scala), which
+  * the unit must take as foreign. */
+class Debug2HartConfig extends Config(new WithForeignMaster ++ new WithShootdown(2) ++ new SoCBase)
+class Debug4HartConfig extends Config(new WithForeignMaster ++ new WithShootdown(4) ++ new SoCBase)
+class Debug8HartConfig extends Config(new WithForeignMaster ++ new WithShootdown(8) ++ new SoCBase)
 
 /** The FPGA SoCs' console and boot on the simulated SoC: a serial port at
   * 5 cycles a bit (the nominal clock is 100 MHz: mtime ticks every 100
   * cycles) and, from build-model.sh, the boot ROM that loads a program over
   * it (hw/bootrom/uartboot), in block RAM as on the boards. */
-class Uart2HartConfig extends Config(new WithUartConsole(100000000, 5) ++ new WithBootRomInBlockRam ++ new Sim2HartConfig)
+class Uart2HartConfig extends Config(new WithUartConsole(100000000, 5) ++ new WithBootRomInBlockRam ++ new Shootdown2HartConfig)
 
 /** The same SoCs without the unit: the baseline for area and for the
   * software-only shootdown path. */
-class NoUnit2HartConfig extends Config(new WithoutTLMonitors ++ new WithShootdownCores(2) ++ new SimSoCBase)
-class NoUnit4HartConfig extends Config(new WithoutTLMonitors ++ new WithShootdownCores(4) ++ new SimSoCBase)
+class NoUnit2HartConfig extends Config(new WithoutTLMonitors ++ new WithShootdownCores(2) ++ new SoCBase)
+class NoUnit4HartConfig extends Config(new WithoutTLMonitors ++ new WithShootdownCores(4) ++ new SoCBase)

@@ -57,6 +57,8 @@ class EntryExpanderIO(p: EntryExpanderParams) extends Bundle {
   val fallback = Output(Bool())
   /** Pulse: an entry was carried out (for CTR_ENTRIES). */
   val entryDone = Output(Bool())
+  /** Test switches (hw/testing/Mutants.scala): drop-last-entry, superpage-4k-stride. */
+  val knobs = Input(new Knobs(Knobs.unit))
   override def cloneType = new EntryExpanderIO(p).asInstanceOf[this.type]
 }
 
@@ -97,10 +99,10 @@ class EntryExpander(p: EntryExpanderParams) extends Module {
   val scoped = Reg(Bool())
   val oneAsid = Reg(UInt(Entry.asidBits.W))
   val strideShift =
-    Mux(Mutants("superpage-4k-stride"), 0.U,
+    Mux(io.knobs("superpage-4k-stride"), 0.U,
       MuxLookup(eSize, 0.U, Entry.sizeLog2.zipWithIndex.map { case (l, i) => i.U -> (l - Entry.vaShift).U }))
   when (io.entries.fire()) { entriesTaken := entriesTaken + 1.U }
-  val dropThis = Mutants("drop-last-entry") && io.count > 1.U && entriesTaken === io.count - 1.U
+  val dropThis = io.knobs("drop-last-entry") && io.count > 1.U && entriesTaken === io.count - 1.U
   val overCeiling = perVa(e) && pagesSent >= io.ceiling
 
   io.cmd.valid := false.B

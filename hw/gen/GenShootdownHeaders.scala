@@ -1,11 +1,13 @@
 // Writes the C header, the Python module and the documentation table of the
 // shootdown unit's registers from ShootdownMap:
-//   ./mill hw.runMain shootdown.devices.GenShootdownHeaders --header FILE --doc FILE --python FILE
+//   ./mill hw.runMain shootdown.devices.GenShootdownHeaders --header FILE --doc FILE --python FILE --finisher FILE
+// (--finisher: the test finisher's address and commands, from hw/testing/SimDevices.scala)
 // The outputs are committed; tests/system/test_generated.py fails when they
 // are stale.
 package shootdown.devices
 
 import java.nio.file.{Files, Paths}
+import shootdown.soc.{FinisherCommands, SimDevicesParams}
 
 object GenShootdownHeaders {
   import ShootdownMap._
@@ -247,14 +249,41 @@ object GenShootdownHeaders {
     b.toString
   }
 
+  /** The test finisher's address and commands (SimDevices.scala). */
+  def finisherHeader: String = {
+    def d(name: String, value: String, doc: String = "") = {
+      val s = f"#define FINISHER_$name%-10s $value"
+      if (doc.isEmpty) s else f"$s%-40s /* $doc */"
+    }
+    Seq(
+      "/* SPDX-License-Identifier: BSD-2-Clause */",
+      "/*",
+      " * The test finisher (sifive,test0, at QEMU virt's address): a word written",
+      " * to it ends the run. GENERATED from hw/testing/SimDevices.scala by",
+      " * GenShootdownHeaders; do not edit.",
+      " */",
+      "#ifndef FINISHER_H",
+      "#define FINISHER_H",
+      "",
+      d("BASE", hex(SimDevicesParams().finisherAddress) + "UL"),
+      d("PASS", hex(FinisherCommands.Pass), "status 0"),
+      d("FAIL", hex(FinisherCommands.Fail), "(code << 16) | FAIL: status code"),
+      d("RESET", hex(FinisherCommands.Reset), "a reboot: the harness ends with 1"),
+      d("SNAPSHOT", hex(FinisherCommands.Snapshot), "the harness's snapshot point"),
+      "",
+      "#endif",
+      "").mkString("\n")
+  }
+
   def main(args: Array[String]): Unit = {
     val opts = args.grouped(2).collect { case Array(k, v) => k -> v }.toMap
-    if (args.length % 2 != 0 || (opts.keySet -- Set("--header", "--doc", "--python")).nonEmpty || opts.isEmpty) {
-      System.err.println("usage: GenShootdownHeaders [--header FILE] [--doc FILE] [--python FILE]")
+    if (args.length % 2 != 0 || (opts.keySet -- Set("--header", "--doc", "--python", "--finisher")).nonEmpty || opts.isEmpty) {
+      System.err.println("usage: GenShootdownHeaders [--header FILE] [--doc FILE] [--python FILE] [--finisher FILE]")
       sys.exit(64)
     }
     opts.get("--header").foreach(f => Files.write(Paths.get(f), header.getBytes("UTF-8")))
     opts.get("--doc").foreach(f => Files.write(Paths.get(f), doc.getBytes("UTF-8")))
     opts.get("--python").foreach(f => Files.write(Paths.get(f), python.getBytes("UTF-8")))
+    opts.get("--finisher").foreach(f => Files.write(Paths.get(f), finisherHeader.getBytes("UTF-8")))
   }
 }

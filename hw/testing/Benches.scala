@@ -1,6 +1,6 @@
 // Small tops for the cocotb unit benches (tests/cocotb/):
 //   ./mill hw.runMain shootdown.soc.ElaborateBench --top agent|unit --out DIR
-// `agent` is the FlushAgent alone; `unit` is the ShootdownUnit with its
+// `agent` is the FlushAgent alone (its knobs on the switches); `unit` is the ShootdownUnit with its
 // register port, list-read port, agent links and interrupts as plain IOs
 // (TileLink monitors on both TileLink ports). On the register port, source
 // h (0 until harts) is hart h, which owns channel h, and source `harts` is
@@ -15,14 +15,22 @@ import freechips.rocketchip.diplomacy._
 import freechips.rocketchip.interrupts._
 import freechips.rocketchip.subsystem.CacheBlockBytes
 import freechips.rocketchip.tilelink._
-import shootdown.devices.{ShootdownParams, ShootdownUnit}
-import shootdown.tile.FlushAgent
+import shootdown.devices.{Knobs, ShootdownParams, ShootdownUnit}
+import shootdown.tile.{FlushAgent, FlushAgentIO}
 
 object BenchParams {
   val harts = 4
   val memBase = BigInt(0x80000000L)
   val memSize = BigInt(0x10000000L)
   val unit = ShootdownParams()
+}
+
+/** The agent with the same ports as its own (its knobs on the switches). */
+class AgentBench(queueDepth: Int) extends Module {
+  val io = IO(new FlushAgentIO)
+  val agent = Module(new FlushAgent(queueDepth))
+  io <> agent.io
+  agent.knobs := Knobs.switches(Knobs.agent)
 }
 
 class UnitBench(implicit p: Parameters) extends LazyModule {
@@ -75,7 +83,7 @@ object ElaborateBench {
       case MonitorsEnabled => true
     })
     val gen: () => RawModule = top match {
-      case "agent" => () => new FlushAgent(BenchParams.unit.agentQueue)
+      case "agent" => () => new AgentBench(BenchParams.unit.agentQueue)
       case "unit"  => () => LazyModule(new UnitBench).module
     }
     chisel3.Driver.execute(Array("--target-dir", out, "--top-name", top), gen)

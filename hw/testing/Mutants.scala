@@ -2,12 +2,14 @@
 // that the tests can show they would catch it (make mutants, docs/scoreboard.md).
 // Every knob is in every build, behind a switch that a run turns on:
 //   sim +mutant=NAME ...          (Verilator models built with SCOREBOARD:
-//                                  the tuned and debug flavours)
+//                                  the checked and debug flavours)
 //   plusarg +mutant=NAME          (other simulators, with MUTANT_PLUSARGS
 //                                  defined: the cocotb benches)
 // Anywhere else (the plain models: uart, board, base; FPGA synthesis) a
 // switch is the constant 0, and the knob it drives folds away.
 package shootdown.devices
+
+import scala.collection.immutable.ListMap
 
 import chisel3._
 import chisel3.experimental.StringParam
@@ -38,6 +40,35 @@ object Mutants {
     require(all.contains(name) || aids.contains(name),
       s"unknown knob '$name' (${(all.keys ++ aids.keys).toSeq.sorted.mkString(", ")})")
     Module(new MutantSwitch(name)).io.on
+  }
+}
+
+/** The knobs a block of the datapath takes, by name: an input the block
+  * reads (`io.knobs("drop-last-entry")`), so that the block holds its design
+  * and the hooks live where it is instantiated (Knobs.switches). */
+final class Knobs(val names: Seq[String]) extends Record {
+  names.foreach(n => require(Mutants.all.contains(n) || Mutants.aids.contains(n), s"unknown knob '$n'"))
+  val elements = ListMap(names.map(n => n.replace('-', '_') -> Bool()): _*)
+  def apply(name: String): Bool = elements.getOrElse(name.replace('-', '_'),
+    throw new IllegalArgumentException(s"no knob '$name' here (${names.mkString(", ")})"))
+  override def cloneType = new Knobs(names).asInstanceOf[this.type]
+}
+
+object Knobs {
+  /** Each knob's home: the unit (its channels, engine and expander), a
+    * flush agent, and the tile around the agent. */
+  val unit  = Seq("sync-one-early", "tickets-near-wrap", "drop-last-entry", "superpage-4k-stride")
+  val agent = Seq("ack-before-drain", "ack-before-ordered")
+  val tile  = Seq("no-refill-guard", "itlb-unconnected", "skip-ptw-flush", "ptw-flush-late", "skip-nonleaf",
+    "lose-local-sfence")
+  require((unit ++ agent ++ tile).sorted == (Mutants.all.keys ++ Mutants.aids.keys).toSeq.sorted,
+    "every knob of Mutants has one home in Knobs")
+
+  /** The switches of `names` (each on in a run that asked for it). */
+  def switches(names: Seq[String]): Knobs = {
+    val k = Wire(new Knobs(names))
+    names.foreach(n => k(n) := Mutants(n))
+    k
   }
 }
 

@@ -1,7 +1,7 @@
 // Taps for the co-simulation scoreboard (sim/scoreboard.cpp). Each probe is a
 // small Verilog block that calls the harness through DPI when `valid` is high
 // at a clock edge. The call is compiled only with SCOREBOARD defined (the
-// tuned and debug Verilator models); everywhere else, FPGA synthesis
+// checked and debug Verilator models); everywhere else, FPGA synthesis
 // included, a probe is an empty module.
 package shootdown.devices
 

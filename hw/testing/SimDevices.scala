@@ -29,6 +29,18 @@ case class SimDevicesParams(
 
 case object SimDevicesKey extends Field[Option[SimDevicesParams]](None)
 
+/** The finisher's commands, written here and nowhere else: QEMU `virt`'s
+  * sifive,test values and the harness's snapshot point (sim/main.cpp forks
+  * there; QEMU and the boards' LEDs ignore it). GenShootdownHeaders writes
+  * them into sw/include/finisher.h for the harness, the bare-metal runtime
+  * and Linux's /init; the device tree and FpgaTop take them from here. */
+object FinisherCommands {
+  val Pass = 0x5555
+  val Fail = 0x3333 // (code << 16) | Fail ends a run with status `code`
+  val Reset = 0x7777
+  val Snapshot = 0x5a5a
+}
+
 object ConsoleConsts {
   // NS16550 register offsets (reg-shift 0, byte-wide registers).
   val thr = 0x0 // transmit holding register (DLL while LCR.DLAB is set)
@@ -146,8 +158,8 @@ object SimDevicesTree {
   def describe(console: Device, finisher: Device): Unit = {
     ResourceBinding { Resource(ResourceAnchors.aliases, "uart").bind(ResourceAlias(console.label)) }
     node("chosen", Map("stdout-path" -> Seq(ResourceString("serial0"))))
-    syscon("poweroff", finisher, 0x5555)
-    syscon("reboot", finisher, 0x7777)
+    syscon("poweroff", finisher, FinisherCommands.Pass)
+    syscon("reboot", finisher, FinisherCommands.Reset)
   }
 }
 

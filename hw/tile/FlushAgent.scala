@@ -6,7 +6,7 @@ package shootdown.tile
 
 import chisel3._
 import chisel3.util._
-import shootdown.devices.{AgentPort, FlushCmd, Mutants, ShootdownMap}
+import shootdown.devices.{AgentPort, FlushCmd, Knobs, ShootdownMap}
 
 /** An sfence.vma as Rocket's TLBs take it: rs1 = "one VA", rs2 = "one ASID". */
 class AgentSfence extends Bundle {
@@ -54,12 +54,14 @@ class FlushAgentIO extends Bundle {
   * and every fetch translated before the flush has been performed; then the
   * ack. docs/shootdown-unit.md has the argument.
   *
-  * Two mutants (hw/testing/Mutants.scala) live here: "ack-before-drain"
+  * Two mutants (hw/testing/Mutants.scala) act here: "ack-before-drain"
   * acknowledges as soon as the `end` command arrives, before the queued
   * flushes are applied and the hart's accesses drained; "ack-before-ordered"
   * holds the core but does not wait for `ordered`. */
-class FlushAgent(queueDepth: Int) extends Module {
+class FlushAgent(queueDepth: Int) extends MultiIOModule {
   val io = IO(new FlushAgentIO)
+  /** Test switches (hw/testing/Mutants.scala): ack-before-drain, ack-before-ordered. */
+  val knobs = IO(Input(new Knobs(Knobs.agent)))
 
   val queue = Module(new Queue(new FlushCmd, queueDepth))
   queue.io.enq <> io.port.cmd
@@ -123,12 +125,12 @@ class FlushAgent(queueDepth: Int) extends Module {
   io.blockCore := state === sDrain
   val held = RegInit(0.U(2.W))
   held := Mux(io.blockCore, Mux(held === 2.U, 2.U, held + 1.U), 0.U)
-  when (state === sDrain && held === 2.U && ((io.ordered && io.fetchIdle) || Mutants("ack-before-ordered"))) {
+  when (state === sDrain && held === 2.U && ((io.ordered && io.fetchIdle) || knobs("ack-before-ordered"))) {
     ack := true.B
     state := sRun
   }
 
   val earlyAck = io.port.cmd.fire() && io.port.cmd.bits.end
-  io.port.ack := Mux(Mutants("ack-before-drain"), earlyAck, ack)
+  io.port.ack := Mux(knobs("ack-before-drain"), earlyAck, ack)
   io.port.busy := state =/= sRun || q.valid
 }

@@ -17,7 +17,7 @@ import freechips.rocketchip.diplomaticobjectmodel.logicaltree._
 import freechips.rocketchip.rocket._
 import freechips.rocketchip.subsystem._
 import freechips.rocketchip.tile._
-import shootdown.devices.{AgentPort, Mutants, ScoreboardEvent, ScoreboardProbe, ShootdownKey}
+import shootdown.devices.{AgentPort, Knobs, ScoreboardEvent, ScoreboardProbe, ShootdownKey}
 
 class ShootdownTile(
     params: RocketTileParams,
@@ -36,6 +36,9 @@ class ShootdownTileModuleImp(outer: ShootdownTile) extends RocketTileModuleImp(o
 
   val agent = Module(new FlushAgent(prm.agentQueue))
   agent.io.port <> shootdown
+  agent.knobs := Knobs.switches(Knobs.agent)
+  /** The tile's own test switches (hw/testing/Mutants.scala). */
+  private val knobs = Knobs.switches(Knobs.tile)
 
   /** A sign-extended VA, as the core puts on its D$ port. */
   private def vaddr(vpn: UInt, width: Int): UInt = {
@@ -54,7 +57,7 @@ class ShootdownTileModuleImp(outer: ShootdownTile) extends RocketTileModuleImp(o
   // ITLB and PTW: one sfence input each, shared with the core's WB-stage
   // sfence.vma. The core's always wins; the agent waits a cycle.
   val coreSfence = core.io.imem.sfence
-  agent.io.sfenceFree := !coreSfence.valid || Mutants("lose-local-sfence")
+  agent.io.sfenceFree := !coreSfence.valid || knobs("lose-local-sfence")
   private def sfenceInput(agentSfence: Valid[AgentSfence]): Valid[SFenceReq] = {
     val s = Wire(Valid(new SFenceReq()(outer.p)))
     s := coreSfence
@@ -80,7 +83,7 @@ class ShootdownTileModuleImp(outer: ShootdownTile) extends RocketTileModuleImp(o
   // docs/shootdown-unit.md says why no other interleaving leaves an entry.
   /** The guard turned a flush into a full one this cycle (for the scoreboard). */
   private val guarded = WireDefault(false.B)
-  private val noGuard = Mutants("no-refill-guard")
+  private val noGuard = knobs("no-refill-guard")
   private def guardRefill(s: Valid[SFenceReq], answered: Bool): Valid[SFenceReq] = {
     val g = Wire(chiselTypeOf(s))
     g := s
@@ -95,7 +98,7 @@ class ShootdownTileModuleImp(outer: ShootdownTile) extends RocketTileModuleImp(o
   // The mutants that change what the agent sends to the ITLB and the PTW.
   private def unless(m: String, s: Valid[AgentSfence]): Valid[AgentSfence] = {
     val w = WireDefault(s)
-    when (Mutants(m)) { w.valid := false.B }
+    when (knobs(m)) { w.valid := false.B }
     w
   }
   private val agentItlb = unless("itlb-unconnected", agent.io.itlb)
@@ -104,11 +107,11 @@ class ShootdownTileModuleImp(outer: ShootdownTile) extends RocketTileModuleImp(o
     // One cycle late would be harmless: nothing can ask the PTW for a walk
     // before the core's next access reaches the D$'s stage 1, two cycles
     // after the agent's last M_SFENCE (make mutants showed it survives).
-    when (Mutants("ptw-flush-late")) {
+    when (knobs("ptw-flush-late")) {
       s.valid := ShiftRegister(agent.io.ptw.valid, 4, false.B, true.B)
       s.bits := ShiftRegister(agent.io.ptw.bits, 4)
     }
-    when (Mutants("skip-nonleaf")) { s.bits.rs1 := true.B }
+    when (knobs("skip-nonleaf")) { s.bits.rs1 := true.B }
     s
   }
 

@@ -104,7 +104,7 @@ fi
 OBJ="$BUILD/opensbi/obj-$FLAVOR$BOARD"
 LAYOUT=()
 if [ "$BOARD" = -domains ]; then
-  DTS="$(VERILOG_ONLY=1 "$ROOT/scripts/build-model.sh" 4 tuned)/SimTop.dts"
+  DTS="$(VERILOG_ONLY=1 "$ROOT/scripts/build-model.sh" 4 checked)/SimTop.dts"
   DTB="$OBJ/domains.dtb"
   mkdir -p "$OBJ"
   cat "$DTS" "$HERE/domains.dts" | dtc -q -I dts -O dtb -o "$DTB.tmp" - \

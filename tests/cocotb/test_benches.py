@@ -14,7 +14,7 @@ from verilator_run import BUILD, ROOT, failed_tests, run
 
 BENCHES = {
     # bench top: (Verilog top module, cocotb test module)
-    "agent": ("FlushAgent", "agent_tb"),
+    "agent": ("AgentBench", "agent_tb"),
     "unit": ("UnitBench", "unit_tb"),
 }
 

@@ -895,3 +895,59 @@ async def errors_do_not_depend_on_order(dut):
             assert err == want, (f"{len(entries)} entries at {addr:#x} (try {repeat}): ERROR {err:#x}, "
                                  f"want {want:#x}")
             await ch_write(world, 1, ref.CH_ERROR, 0)
+
+
+async def irq_rise(dut, world, c, out):
+    """Appends to `out` the cycle in which channel c's completion set its
+    interrupt (the line is high from the next cycle on)."""
+    while True:   # after the bench's sample of each cycle (cycle_loop)
+        await FallingEdge(dut.clock)
+        await Timer(2, units="ns")
+        if val(dut, "irq") >> c & 1:
+            out.append(world.cycle - 1)
+            return
+
+
+@cocotb.test()
+async def a_refusal_as_a_request_fails_keeps_both_errors(dut):
+    """ERRORS keeps every code the channel saw: a submission refused
+    (ERR_BAD_COUNT) in the very cycle the channel's earlier request
+    completes with an error (ERR_TIMEOUT: its target is given up on) sets
+    its bit as well as the completion's. The bench times the refusal from
+    the last attempt's completion (the interrupt line rises the cycle after)
+    until the two meet, and asserts that they did."""
+    world = await start(dut, QUIET)
+    await open_channels(world)
+    await reg_write(world, UNIT_BASE + ref.G_TIMEOUT, 100)
+    world.take_blocked.add(2)   # hart 2 takes nothing: each request naming it ends in ERR_TIMEOUT
+    both = 1 << ref.ERR_TIMEOUT | 1 << ref.ERR_BAD_COUNT
+    await ch_write(world, 0, ref.CH_IRQ_ENABLE, 1)
+    await ch_write(world, 0, ref.CH_COUNT, 0)          # SUBMIT is refused: ERR_BAD_COUNT
+    span, met = None, 0
+    for attempt in range(16):
+        for off, v in [(ref.CH_ERRORS, both), (ref.CH_IRQ_PENDING, 1), (ref.CH_ERROR, 0), (ref.CH_FAILED, 0b0100)]:
+            await ch_write(world, 0, off, v)
+        await ch_write(world, 0, ref.CH_TARGETS, 0b0100)
+        await ch_write(world, 0, ref.CH_ENTRY, ref.Entry(0, 0, 1, 0x1000, 1).encode())
+        rise = []
+        cocotb.start_soon(irq_rise(dut, world, 0, rise))
+        ticket, submitted = await ch_read_when(world, 0, ref.CH_SUBMIT_ONE)
+        assert 0 < ticket < 1 << 32
+        refused = None
+        if span is not None:
+            # The refusal's read is taken the cycle after it is queued.
+            target = submitted + span + (attempt % 5) - 2
+            while world.cycle < target - 1:
+                await RisingEdge(dut.clock)
+            answer, refused = await ch_read_when(world, 0, ref.CH_SUBMIT)
+            assert answer == (1 << 64) - ref.ERR_BAD_COUNT, f"SUBMIT answered {answer:#x}"
+        while not rise:
+            await RisingEdge(dut.clock)
+        completed = rise[0]
+        span = completed - submitted
+        if refused is not None:
+            met += refused == completed
+            errors = await ch_read(world, 0, ref.CH_ERRORS)
+            assert errors == both, (f"attempt {attempt}: ERRORS {errors:#x}, want {both:#x} (refused in cycle "
+                                    f"{refused}, completed in {completed})")
+    assert met, "the refusal never came in the cycle of a completion"

@@ -1,7 +1,5 @@
 """No function or constructor over 150 lines (scripts/function_lengths.py),
-but for the ones listed here, which may only shrink until they go: each is
-waiting for a change that would restart the Linux benchmark sweep (the
-RTL split of the unit and sim/main.cpp are in the simulation models' key)."""
+but for the ones listed here, which may only shrink until they go."""
 import subprocess
 import sys
 
@@ -10,10 +8,7 @@ from harness import ROOT
 import function_lengths
 
 LIMIT = 150
-WAITING = {
-    ("hw/devices/ShootdownUnit.scala", "ShootdownUnitImp"): 298,
-    ("sim/main.cpp", "main"): 211,  # +3: the held and walk counts' report lines (2026-11-28)
-}
+WAITING = {}
 
 
 def test_no_function_over_the_limit_but_those_waiting():

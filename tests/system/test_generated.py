@@ -1,11 +1,11 @@
 """Files generated from hw/devices/ShootdownMap.scala and committed (the C
 header the software includes, the Python module the tests import, the
-register table in docs/) must match what
-the Scala register map generates now."""
+register table in docs/) and the finisher's header (hw/testing/SimDevices.scala)
+must match what the Scala sources generate now."""
 from harness import ROOT, mill
 
 GENERATED = {"--header": "sw/include/tlb_shootdown_regs.h", "--doc": "docs/shootdown-registers.md",
-             "--python": "scripts/shootdown_regs.py"}
+             "--python": "scripts/shootdown_regs.py", "--finisher": "sw/include/finisher.h"}
 
 
 def test_generated_files_are_fresh(tmp_path):

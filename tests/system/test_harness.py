@@ -5,7 +5,7 @@ import struct
 
 import pytest
 
-from harness import describe, model, per_hart, program, run, run_sim, sim_summary
+from harness import describe, model, per_hart, program, run, run_sim, sim_summary, unit_requests
 from models.elf import EM_X86_64, make_elf
 
 EXIT_TIMEOUT, EXIT_USAGE, EXIT_BAD_ELF = 124, 64, 65
@@ -27,6 +27,7 @@ def test_a_finished_run_reports_cycles_and_speed():
     s = sim_summary(r.stderr)
     assert s and s[:2] == ("finisher: pass", 0) and s[2] > 0 and s[4] > 0, describe(r)
     assert per_hart(r, "held") == per_hart(r, "walk") == [0, 0], describe(r)
+    assert unit_requests(r) == 0, describe(r)
 
 
 @pytest.mark.parametrize("harts", [2, 4])

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from harness import BOOT_IPIS_PER_HART, BUILD, ROOT, Run, assert_no_stale_translation, assert_scoreboard_checked, \
-    counters, describe, firmware_with_kernel, msip_per_hart, probe, run_qemu, run_sim, sim_summary, verilog
+    counters, describe, firmware_with_kernel, msip_per_hart, probe, run_qemu, run_sim, sim_summary, unit_requests, verilog
 from linux_init import workload_counts
 
 
@@ -150,7 +150,11 @@ def check_port_on_the_soc(r, msip_at_count):
     # every request the kernel counted go through the unit (the firmware's
     # own come on top), checked the run's translated accesses against
     # them, and could trace every one.
-    assert_scoreboard_checked(r, requests=c["requests"])
+    sb = assert_scoreboard_checked(r, requests=c["requests"])
+    # ... and the unit's own register counted the same requests complete
+    # (CTR_REQUESTS, read by the harness at the end; a count kept apart from
+    # the scoreboard's probes).
+    assert unit_requests(r) == sb["requests"], (unit_requests(r), sb)
     # The headline's own instrument: the harness counts every machine
     # software interrupt raised on each hart (the CLINT's msip). Every one
     # is an IPI the kernel sent for its own reasons (rescheduling, function

@@ -1,5 +1,5 @@
 """The co-simulation scoreboard (sim/scoreboard.h, docs/scoreboard.md): a
-translation-lifetime checker in the tuned and debug models, fed by the
+translation-lifetime checker in the checked and debug models, fed by the
 RTL's probes. On the real design it must stay silent through every system
 program; with a mutant switched on (+mutant=NAME, hw/testing/Mutants.scala)
 it must catch the broken rule on its own, with the programs' own checks
@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from harness import ROOT, UNTRACED_STATUS, assert_scoreboard_checked, describe, model, per_hart, program, run, \
-    scoreboard_races, scoreboard_summary
+    scoreboard_races, scoreboard_summary, unit_requests
 
 EXIT_SCOREBOARD = 71
 
@@ -26,7 +26,7 @@ def test_l2_refill_race_passes_under_the_scoreboard():
     assert scoreboard_races(r)["guard"] > 0, describe(r)
 
 
-@pytest.mark.parametrize("harts,flavor", [(2, "debug"), (4, "tuned")])
+@pytest.mark.parametrize("harts,flavor", [(2, "debug"), (4, "checked")])
 def test_storm_passes_under_the_scoreboard(harts, flavor):
     """sw/baremetal/programs/storm.c: a million cycles of random requests
     (sizes, kinds, styles, targets) from every hart while all of them load,
@@ -39,7 +39,10 @@ def test_storm_passes_under_the_scoreboard(harts, flavor):
     assert r.status == 0, describe(r)
     m = re.search(r"storm: \d+ harts, (\d+) cycles: \d+ operations, (\d+) requests", r.stdout)
     assert m and int(m.group(1)) >= 1_000_000 and int(m.group(2)) > 100, describe(r)
-    assert_scoreboard_checked(r, requests=int(m.group(2)))
+    sb = assert_scoreboard_checked(r, requests=int(m.group(2)))
+    # The unit's own count (CTR_REQUESTS, read by the harness at the end)
+    # agrees with the scoreboard's, and covers storm's.
+    assert unit_requests(r) == sb["requests"] >= int(m.group(2)), (unit_requests(r), sb, m.group(2))
     held, walk = per_hart(r, "held"), per_hart(r, "walk")
     assert len(held) == len(walk) == harts and min(held) > 0 and min(walk) > 0, (held, walk)
     assert sum(held) >= 3 * int(m.group(2)), (held, m.group(2))
@@ -48,7 +51,7 @@ def test_storm_passes_under_the_scoreboard(harts, flavor):
 def test_scoreboard_alone_catches_an_agent_that_acknowledges_before_draining():
     """Mutant ack-before-drain: the agents acknowledge before flushing. The
     scoreboard sees a hart use a translation the completed request covered."""
-    r = run([model(2, "tuned"), "+mutant=ack-before-drain", "+scoreboard-only", "+max-cycles=30000000",
+    r = run([model(2, "checked"), "+mutant=ack-before-drain", "+scoreboard-only", "+max-cycles=30000000",
              program("soc", "shootdown_cases")], timeout=1200)
     assert r.status == EXIT_SCOREBOARD, describe(r)
 
@@ -57,7 +60,7 @@ def test_scoreboard_alone_catches_the_missing_refill_guard():
     """Mutant no-refill-guard: an L2 TLB refill in the cycle of a kind-ASID
     flush survives it; the scoreboard dates the refilled PTE before the
     request and flags the load through it."""
-    r = run([model(2, "tuned"), "+mutant=no-refill-guard", "+scoreboard-only", "+max-cycles=50000000",
+    r = run([model(2, "checked"), "+mutant=no-refill-guard", "+scoreboard-only", "+max-cycles=50000000",
              program("soc", "l2_refill_race")], timeout=1200)
     assert r.status == EXIT_SCOREBOARD, describe(r)
 
@@ -71,7 +74,7 @@ def test_a_disconnected_probe_fails_the_run(probe, status):
     answers "without reading memory", untraced, and the translations it
     fills count as read at cycle 0, before the program's own sfence.vma:
     violations, status 71."""
-    r = run([model(2, "tuned"), f"+scoreboard-disconnect={probe}", "+max-cycles=20000000",
+    r = run([model(2, "checked"), f"+scoreboard-disconnect={probe}", "+max-cycles=20000000",
              program("soc", "sv39_unmap")], timeout=300)
     assert r.status == status, describe(r)
     sb = scoreboard_summary(r)
@@ -83,14 +86,14 @@ def test_scoreboard_options_are_checked():
     assert r.status == 64 and "contradict" in r.stderr, describe(r)
     r = run([model(2, "uart"), "+scoreboard-only", program("soc", "hello")], timeout=60)
     assert r.status == 64 and "needs a model with the scoreboard" in r.stderr, describe(r)
-    r = run([model(2, "tuned"), "+scoreboard-disconnect=refil", program("soc", "hello")], timeout=60)
+    r = run([model(2, "checked"), "+scoreboard-disconnect=refil", program("soc", "hello")], timeout=60)
     assert r.status == 64 and "no probe 'refil'" in r.stderr, describe(r)
 
 
 def test_mutant_switches_are_checked():
     """A mistyped knob must not run the real design as if it were the
     mutant; a model without the switches says so."""
-    r = run([model(2, "tuned"), "+mutant=ack-before-drainn", program("soc", "hello")], timeout=60)
+    r = run([model(2, "checked"), "+mutant=ack-before-drainn", program("soc", "hello")], timeout=60)
     assert r.status == 64 and "unknown mutant 'ack-before-drainn'" in r.stderr, describe(r)
     assert "ack-before-drain" in r.stderr.split("this model has:")[1], describe(r)
     r = run([model(2, "uart"), "+mutant=ack-before-drain", program("soc", "hello")], timeout=60)

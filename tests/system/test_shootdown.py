@@ -35,8 +35,8 @@ def run_cases(harts, flavor, *plusargs):
 
 
 def cases_run(harts):
-    """One run of every case on the tuned SoC, shared by the tests below."""
-    return shared_run(f"shootdown_cases-{harts}harts", lambda: run_cases(harts, "tuned"))
+    """One run of every case on the checked SoC, shared by the tests below."""
+    return shared_run(f"shootdown_cases-{harts}harts", lambda: run_cases(harts, "checked"))
 
 
 @pytest.mark.parametrize("harts", [2, 4])
@@ -65,15 +65,15 @@ def test_case(harts, case):
         assert targets == harts and 0 < cycles < 100000, (case, targets, cycles)
 
 
-@pytest.mark.parametrize("harts,flavor", [(2, "debug"), (4, "tuned")])
+@pytest.mark.parametrize("harts,flavor", [(2, "debug"), (4, "checked")])
 def test_every_case_holds_under_the_scoreboard(harts, flavor):
     """The scoreboard (docs/scoreboard.md) watches every access; on 2 harts
     TileLink monitors watch the unit's list reads and register accesses and
     Rocket's assertions are live too. The racing cases must really race: a
     target's own sfence.vma meeting the agent's flush, and page walks
     answering in a flush cycle, both counted by the scoreboard from the RTL."""
-    # The tuned models have the scoreboard: their run is the case table's.
-    r = cases_run(harts) if flavor == "tuned" else run_cases(harts, flavor)
+    # The checked models have the scoreboard: their run is the case table's.
+    r = cases_run(harts) if flavor == "checked" else run_cases(harts, flavor)
     assert r.status == 0, describe(r)
     assert f"PASS: {len(CASES)} cases" in r.stdout, describe(r)
     assert_scoreboard_checked(r)
@@ -87,7 +87,7 @@ def test_checks_catch_an_agent_that_acknowledges_before_draining():
     then see an access performed after completion. On Rocket's blocking D$ a
     cacheable access cannot outlive the agent's M_SFENCE, so it is the store
     to the slow I/O page that gives it away."""
-    r = run_cases(2, "tuned", "+mutant=ack-before-drain", "+no-scoreboard")
+    r = run_cases(2, "checked", "+mutant=ack-before-drain", "+no-scoreboard")
     assert r.status == 1, describe(r)
     late = re.search(r"FAIL mmio-store-in-flight: a store to the covered I/O page was performed after "
                      r"completion \(at (\d+), completion seen at (\d+)\)", r.stdout)
@@ -137,7 +137,7 @@ def test_asid_request_leaves_no_stale_l2_tlb_entry(harts):
 def test_race_is_caught_without_the_l2_refill_guard():
     """The same program on tiles without the guard (mutant no-refill-guard)
     must see stale loads: the check can fail."""
-    r = run([model(2, "tuned"), "+mutant=no-refill-guard", "+no-scoreboard", "+max-cycles=50000000",
+    r = run([model(2, "checked"), "+mutant=no-refill-guard", "+no-scoreboard", "+max-cycles=50000000",
              program("soc", "l2_refill_race")], timeout=900)
     assert r.status == 1, describe(r)
     _, racing, stale = race_results(r)["unit"]
@@ -151,7 +151,7 @@ def test_the_unit_resets_closed():
     and by SUBMIT_ONE (the program checks the answers, ERROR, CTR_ERRORS and
     CTR_REQUESTS, and exits 1 otherwise); once opened, the same requests
     complete. Before the unit reset closed, both requests were taken."""
-    r = run([model(2, "tuned"), "+max-cycles=2000000", program("soc", "shootdown_reset")], timeout=300)
+    r = run([model(2, "checked"), "+max-cycles=2000000", program("soc", "shootdown_reset")], timeout=300)
     assert r.status == 0, describe(r)
 
 
@@ -162,8 +162,8 @@ def test_a_target_that_never_drains_is_given_up_on(harts):
     acknowledge. A request naming it must complete after TIMEOUT with
     ERR_TIMEOUT and hart 1 in CH_FAILED (the program checks ERROR, FAILED and
     CTR_TIMEOUTS and exits 1 otherwise), requests to the other harts must
-    complete at once, and the scoreboard (tuned model) must find no target
+    complete at once, and the scoreboard (checked model) must find no target
     it promised using a stale translation. Before the unit had a timeout,
     the first request never completed and the program failed."""
-    r = run([model(harts, "tuned"), "+max-cycles=5000000", program("soc", "shootdown_timeout")], timeout=300)
+    r = run([model(harts, "checked"), "+max-cycles=5000000", program("soc", "shootdown_timeout")], timeout=300)
     assert r.status == 0, describe(r)

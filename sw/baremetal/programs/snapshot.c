@@ -9,7 +9,6 @@
  */
 #include "runtime.h"
 
-#define SNAPSHOT	0x5a5a	/* the finisher command; sim/main.cpp kSnapshot */
 #define BUF_BYTES	(256 * 1024)
 #define LINE		64
 #define MAX_HARTS	8
@@ -24,7 +23,7 @@ int main(unsigned long hartid)
 	if (hartid == boot_hart()) {
 		printf("snapshot at cycle %lu\n", (unsigned long)rdcycle());
 		fence();
-		*(volatile uint32_t *)FINISHER_BASE = SNAPSHOT;
+		*(volatile uint32_t *)FINISHER_BASE = FINISHER_SNAPSHOT;
 		fence();
 	}
 	barrier();

@@ -7,7 +7,7 @@
  * pages followed by a request and a check that it reads the new frame.
  * Nothing here judges what a target may still cache: that is the
  * co-simulation scoreboard's work (sim/scoreboard.h), which watches every
- * access of the run on the tuned and debug models. The program checks
+ * access of the run on the checked and debug models. The program checks
  * what it can see: no load faults or reads a frame its page never mapped,
  * code runs, every request completes within a bound (no hang), and every
  * request submitted was completed by the unit (its REQUESTS counter).

@@ -6,6 +6,8 @@
 #ifndef PLATFORM_H
 #define PLATFORM_H
 
+#include "finisher.h"	/* FINISHER_BASE and the commands (generated) */
+
 #if defined(PLATFORM_SOC)
 #define PLATFORM_NAME "soc"
 #elif defined(PLATFORM_QEMU)
@@ -23,7 +25,6 @@
 #endif
 
 #define UART_BASE	0x10000000UL	/* ns16550a, reg-shift 0 */
-#define FINISHER_BASE	0x00100000UL	/* sifive,test0 */
 #define CLINT_BASE	0x02000000UL
 #define DRAM_BASE	0x80000000UL
 #define DELAY_RAM_BASE	0x11000000UL	/* SoC only: RAM whose writes land late (hw/testing/SimDelayRam.scala) */

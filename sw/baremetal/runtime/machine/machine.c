@@ -58,7 +58,7 @@ void exit(int status)
 	while (!(uart[UART_LSR] & UART_LSR_TEMT))
 		;
 	fence();
-	*finisher = status == 0 ? 0x5555 : ((uint32_t)status << 16) | 0x3333;
+	*finisher = status == 0 ? FINISHER_PASS : ((uint32_t)status << 16) | FINISHER_FAIL;
 	for (;;)
 		wfi();
 }

@@ -76,7 +76,7 @@ void exit(int status)
 	if (status == 0) {
 		sbi_call(SBI_EXT_SRST, SBI_SRST_SHUTDOWN, SBI_SRST_REASON_NONE, 0, 0);
 	} else {
-		*(volatile uint32_t *)FINISHER_BASE = ((uint32_t)status << 16) | 0x3333;
+		*(volatile uint32_t *)FINISHER_BASE = ((uint32_t)status << 16) | FINISHER_FAIL;
 		sbi_call(SBI_EXT_SRST, SBI_SRST_SHUTDOWN, SBI_SRST_REASON_FAILURE, 0, 0);
 	}
 	for (;;)
