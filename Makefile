@@ -19,13 +19,15 @@
 #                  with the unit, side by side (build/results/linux-demo.*; about 25 min for 2
 #                  harts); MUTANT=no-nonleaf: the port vs the port without what the kernel
 #                  mutant takes out, what that code costs (build/results/linux-demo-NAME.*)
-#   make linux-bench [HARTS="2 4"] [SEEDS=8] [SWEEP="--scheduler ADDR | --slurm N"]  the Linux
+#   make linux-bench [HARTS="2 4"] [SEEDS=8] [CONFIGS="stock unit"] [SWEEP="--scheduler ADDR | --slurm N"]  the Linux
 #                  benchmarks (sw/linux/init/bench.c: tlb-flush2, pageout, mprotect, fork, useonce) in five
 #                  configurations (stock, stock again with other seeds, the port on stock
 #                  OpenSBI, the port with the unit, the limit: remote flushes skipped), SEEDS
 #                  samples each of seeded memory jitter, forked from shared boots, through Dask
 #                  (scripts/sweep.py; resumes), with medians, bootstrap intervals, p values and
-#                  the share of the stock-to-limit gap recovered (build/results/linux-bench.*)
+#                  the share of the stock-to-limit gap recovered (build/results/linux-bench.*);
+#                  BOOTS=1 [PER_BOOT=2]: each boot jittered with a seed of its own, PER_BOOT
+#                  samples a boot, and how far the boots differ (build/results/linux-bench-boots.*)
 #   make linux-series  every patch of the Linux series builds on its own (a full build, then
 #                  minutes a patch)
 #   make linux-mutants [MUTANTS="a b"]  each kernel mutant (sw/linux/mutants: the port broken
@@ -98,7 +100,7 @@ linux-demo: sw
 
 linux-bench: sw
 	@$$(scripts/setup.sh)/bin/python scripts/linux_bench.py $(if $(HARTS),--harts $(HARTS)) \
-	  --seeds $(or $(SEEDS),8) $(SWEEP)
+	  --seeds $(or $(SEEDS),8) $(if $(CONFIGS),--configs $(CONFIGS)) $(if $(BOOTS),--boot-seeds --per-boot $(or $(PER_BOOT),2)) $(SWEEP)
 
 linux-series: setup
 	@sw/linux/build-series.sh

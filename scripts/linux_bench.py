@@ -31,7 +31,13 @@ useonce) on the checked Verilator SoC in these configurations:
 
 Each sample is one seed of the harness's memory jitter (+mem-jitter): each
 job boots once and forks a child a seed at the snapshot (+fork-seeds), so
-the samples of a job share its boot. Jobs run through scripts/sweep.py (a
+the samples of a job share its boot. The boot itself is exact, the same in
+every job, unless --boot-seeds jitters it too (+seed, a seed a job): then
+each job's kernel reaches the snapshot in a state of its own (its random
+pool, where it placed what), and the report, a separate one
+(linux-bench-boots.*), asks how far the boots' medians differ against the
+spread within a boot. That is the part of the spread that one boot, or
+one kernel build, cannot show. Jobs run through scripts/sweep.py (a
 LocalCluster unless told otherwise), and a stopped sweep resumes. For each
 benchmark and configuration: the median, the spread, and against stock the
 ratio of medians with its 95% bootstrap interval and a Holm-corrected
@@ -85,6 +91,8 @@ SCALING_CONFIGS = ["stock", "unit", "limit"]
 # The configurations whose share of the stock-to-limit gap is measured
 GAP_CONFIGS = ("port-rfence", "unit-sbi", "unit", "unit-no-nonleaf")
 AA_SEED_BASE = 1000
+# +seed of a job's boot with --boot-seeds: this plus the job's first sample seed
+BOOT_SEED_BASE = 500
 MAX_CYCLES = 2_000_000_000
 # Kept in the repository: a sweep takes longer than a machine may live, and
 # one stopped goes on, on any machine that builds the same inputs, from the
@@ -146,36 +154,41 @@ def configs_for(harts, chosen):
     return chosen or (DEFAULT_CONFIGS if harts == 2 else SCALING_CONFIGS)
 
 
-def jobs_for(chosen, harts, seeds, per_boot, jitter):
+def jobs_for(chosen, harts, seeds, per_boot, jitter, boots=False):
     """[(config, harts, job)], a job a boot of `per_boot` seeds, in the
     order they should run: every configuration's first seeds before any
     configuration's next, so that a sweep cut short has a few samples of
-    each to compare rather than all of some."""
+    each to compare rather than all of some. With `boots` each job's boot
+    is jittered with a seed of its own (BOOT_SEED_BASE + its first seed),
+    which its name carries ("-boot<seed>")."""
     fws = {config: firmware(config) for config in dict.fromkeys(c for h in harts for c in configs_for(h, chosen))}
     jobs = []
     for h in harts:
         sim = model_file(h)
         for i in range(0, seeds, per_boot):
             for config in configs_for(h, chosen):
-                chunk = ",".join(map(str, seeds_of(config, seeds)[i:i + per_boot]))
-                jobs.append((config, h, sweep.Job(f"{config}-{h}harts-seeds{chunk}", (
-                    sim, f"+mem-jitter={jitter}", "+timestamps", f"+max-cycles={MAX_CYCLES}",
+                mine = seeds_of(config, seeds)[i:i + per_boot]
+                chunk = ",".join(map(str, mine))
+                boot = [f"+seed={BOOT_SEED_BASE + mine[0]}"] if boots else []
+                name = f"{config}-{h}harts" + (f"-boot{BOOT_SEED_BASE + mine[0]}" if boots else "") + f"-seeds{chunk}"
+                jobs.append((config, h, sweep.Job(name, (
+                    sim, f"+mem-jitter={jitter}", *boot, "+timestamps", f"+max-cycles={MAX_CYCLES}",
                     f"+fork-seeds={chunk}", "+fork-jobs=1", "+fork-logs={out}", fws[config]))))
     return jobs
 
 
-def plan_path(harts):
-    return SWEEP_RESULTS / f"plan-{harts}harts.json"
+def plan_path(harts, boots=False):
+    return SWEEP_RESULTS / f"plan-{harts}harts{'-boots' if boots else ''}.json"
 
 
-def write_plan(harts, jobs, stamp_line):
+def write_plan(harts, jobs, stamp_line, boots=False):
     """The sweep on `harts` as it starts: each job's configuration, name and
     key, and the stamp of the inputs they were made from. --report reads it
     back, so that the tables can be remade from the kept jobs whatever the
     tree has become since (no model or kernel is built for a report). A run
     of other configurations or seeds on the same inputs adds its jobs to the
     plan; a run on other inputs (a job whose key changed) starts a new one."""
-    path = plan_path(harts)
+    path = plan_path(harts, boots)
     old = json.loads(path.read_text()) if path.exists() else {"jobs": []}
     mine = [{"config": c, "name": j.name, "key": j.key()} for c, j in jobs]
     keys = {j["name"]: j["key"] for j in mine}
@@ -202,10 +215,11 @@ def planned(opts):
     plans), restricted to opts.configs if given, and their stamp."""
     jobs, stamps = [], []
     for h in opts.harts:
-        path = plan_path(h)
+        boots = getattr(opts, "boot_seeds", False)
+        path = plan_path(h, boots)
         if not path.exists():
             sys.exit(f"linux_bench: no sweep on {h} harts has been started here ({path} is missing): "
-                     f"make linux-bench HARTS={h}")
+                     f"make linux-bench HARTS={h}" + (" BOOTS=1" if boots else ""))
         plan = json.loads(path.read_text())
         stamps.append(plan["stamp"])
         jobs += [(j["config"], h, _Kept(j["name"], j["key"])) for j in plan["jobs"]
@@ -219,12 +233,19 @@ def is_bench(phase):
     return (m[1], int(m[2])) if m and m[1] in BENCHES else None
 
 
-def samples_of(config, harts, result, logs):
+def boot_of(job_name):
+    """A --boot-seeds job's boot seed (from its name), else None."""
+    m = re.search(r"-boot(\d+)-", job_name)
+    return int(m[1]) if m else None
+
+
+def samples_of(config, harts, result, logs, boot=None):
     """One row per phase of each forked child: its cycles, and as the value
     the cycles or, for a benchmark, loops per million cycles. A child that
     did not pass, or passed without a benchmark's "data intact" line, is one
     row with its status (None: no result) and no value; so is a job whose
-    boot never reached the snapshot."""
+    boot never reached the snapshot. `boot`: the job's boot seed, if its
+    boot was jittered."""
     rows = []
     for name in sorted(result["files"]):
         m = re.fullmatch(r"seed-(\d+)\.out", name)
@@ -234,8 +255,8 @@ def samples_of(config, harts, result, logs):
         text = result["stdout"] + result["files"][name] + result["files"].get(f"seed-{seed}.err", "")
         log = logs / f"{config}-{harts}harts-seed{seed}.log"
         log.write_text(text)
-        failed = {"config": config, "harts": harts, "seed": seed, "phase": "-", "cycles": None, "value": None,
-                  "status": linux_demo_table.exit_status(log)}
+        failed = {"config": config, "harts": harts, "boot": boot, "seed": seed, "phase": "-", "cycles": None,
+                  "value": None, "status": linux_demo_table.exit_status(log)}
         if failed["status"] != 0:
             rows.append(failed)
             continue
@@ -260,8 +281,8 @@ def samples_of(config, harts, result, logs):
             mine.append(row)
         rows += mine if mine else [{**failed, "status": None}]
     if not rows:  # the boot never reached the snapshot
-        rows.append({"config": config, "harts": harts, "seed": None, "phase": "-", "cycles": None, "value": None,
-                     "status": result["status"] or None})
+        rows.append({"config": config, "harts": harts, "boot": boot, "seed": None, "phase": "-", "cycles": None,
+                     "value": None, "status": result["status"] or None})
     return rows
 
 
@@ -303,6 +324,31 @@ def summary(rows, harts_list, stamp_line):
         out += ["", f"Runs that did not pass on {h} harts: {sum(lost.values())}"
                 + (f" ({', '.join(f'{c}: {n}' for c, n in sorted(lost.items()))})" if lost else "") + ".", ""]
     return "\n".join(out)
+
+
+def boot_effect(rows, harts_list):
+    """How far a configuration's boots differ (--boot-seeds): per benchmark
+    and configuration, the boots' medians, the spread between them and the
+    spread within a boot (each a share of the median), and one-way ANOVA's
+    p across the boots (scripts/results/stats.py: groups)."""
+    out = ["## Between boots", "", "Each boot jittered with a seed of its own (+seed) and forked at the snapshot "
+           "into its samples. between = (max - min) of the boots' medians, within = the median over boots of a "
+           "boot's (max - min), each a share of the median of all samples; p = one-way ANOVA across the boots "
+           "(a small p: the boots differ by more than their samples spread).", ""]
+    for h in harts_list:
+        by = {}
+        for r in rows:
+            if r["harts"] == h and r["status"] == 0 and r["boot"] is not None and is_bench(r["phase"]):
+                by.setdefault((r["phase"], r["config"]), {}).setdefault(r["boot"], []).append(r["value"])
+        table = []
+        for (phase, config), boots in sorted(by.items()):
+            g = stats.groups([boots[b] for b in sorted(boots)])
+            table.append([phase, config, g.n, sum(map(len, boots.values())),
+                          f"{min(g.medians):.1f}-{max(g.medians):.1f}", f"{100 * g.between:.1f}%",
+                          f"{100 * g.within:.1f}%", "-" if g.p != g.p else f"{g.p:.3g}"])
+        out += [f"### {h} harts", ""] + tables.markdown(
+            ["benchmark", "config", "boots", "samples", "boots' medians", "between", "within", "p"], table) + [""]
+    return out
 
 
 def median_of(rows, key):
@@ -504,42 +550,48 @@ def main(argv):
     ap.add_argument("--jitter", type=int, default=16, help="+mem-jitter: up to this many cycles per access")
     ap.add_argument("--configs", nargs="+", choices=list(CONFIGS),
                     help=f"default: {' '.join(DEFAULT_CONFIGS)} on 2 harts, {' '.join(SCALING_CONFIGS)} on more")
+    ap.add_argument("--boot-seeds", action="store_true",
+                    help="jitter each job's boot with a seed of its own, and report how far boots differ "
+                         "(linux-bench-boots.*; a plan of its own)")
     ap.add_argument("--report", action="store_true",
                     help="run nothing: the tables from the jobs a sweep has finished so far")
     sweep.add_cluster_options(ap)
     opts = ap.parse_args(argv)
     if opts.configs and "stock" not in opts.configs:
         ap.error("the comparisons need the stock configuration")
-    results_dir, logs = BUILD / "results", BUILD / "logs/linux-bench"
+    name = "linux-bench-boots" if opts.boot_seeds else "linux-bench"
+    results_dir, logs = BUILD / "results", BUILD / "logs" / name
     results_dir.mkdir(parents=True, exist_ok=True)
     logs.mkdir(parents=True, exist_ok=True)
     if opts.report:
         jobs, stamp_line = planned(opts)
         results = sweep.kept([j for _, _, j in jobs], SWEEP_RESULTS)
     else:
-        jobs = jobs_for(opts.configs, opts.harts, opts.seeds, opts.per_boot, opts.jitter)
+        jobs = jobs_for(opts.configs, opts.harts, opts.seeds, opts.per_boot, opts.jitter, opts.boot_seeds)
         # taken before the sweep, which may outlive commits; results kept
         # from an earlier sweep were made from these very inputs (jobs are
         # keyed by the model's and firmware's contents)
         stamp_line = stamp(" ".join(["scripts/linux_bench.py", *argv]), INPUTS + ("scripts",))
         for h in opts.harts:
-            write_plan(h, [(c, j) for c, jh, j in jobs if jh == h], stamp_line)
+            write_plan(h, [(c, j) for c, jh, j in jobs if jh == h], stamp_line, opts.boot_seeds)
         results = sweep.run([j for _, _, j in jobs], SWEEP_RESULTS, opts)
     rows = []
     for config, h, job in jobs:
         if job.key() in results:
-            rows += samples_of(config, h, results[job.key()], logs)
+            rows += samples_of(config, h, results[job.key()], logs, boot_of(job.name))
     missing = sum(job.key() not in results for _, _, job in jobs)
     if missing:
         stamp_line += (f" A partial sweep: {len(jobs) - missing} of its {len(jobs)} jobs had run; the rest are "
                        f"not in these tables.")
-    fields = ["harts", "config", "seed", "status", "phase", "cycles", "value", "shootdown_ipis", "mmode_cycles",
+    fields = ["harts", "config", "boot", "seed", "status", "phase", "cycles", "value", "shootdown_ipis", "mmode_cycles",
               "held_cycles", "walk_cycles", "wait_cycles", "reclaimed", "requests", "direct"]
-    tables.write_csv(results_dir / "linux-bench.csv", rows, fields)
+    tables.write_csv(results_dir / f"{name}.csv", rows, fields)
     text = summary(rows, opts.harts, stamp_line)
-    (results_dir / "linux-bench.md").write_text(text + "\n")
-    plot(rows, results_dir / "linux-bench.png")
-    plot_scaling(rows, results_dir / "linux-bench-scaling.png")
+    if opts.boot_seeds:
+        text += "\n" + "\n".join(boot_effect(rows, opts.harts))
+    (results_dir / f"{name}.md").write_text(text + "\n")
+    plot(rows, results_dir / f"{name}.png")
+    plot_scaling(rows, results_dir / f"{name}-scaling.png")
     print(text)
     return 0
 

@@ -1,7 +1,7 @@
 // Verilator harness for SimTop: loads an ELF into DRAM before reset, runs all
 // harts, forwards the console, and exits with the program's status.
 //
-//   sim [+max-cycles=N] [+mem-latency=N] [+mem-jitter=J [+seed=N | +snapshot-seed=N | +fork-seeds=N,N...
+//   sim [+max-cycles=N] [+mem-latency=N] [+mem-jitter=J [+seed=N] [+snapshot-seed=N | +fork-seeds=N,N...
 //       [+fork-logs=DIR] [+fork-jobs=N]]] [+waves=FILE.fst [+waves-from=C] [+waves-to=C]] [+quiet]
 //       [+timestamps] [+trace-axi] [+verbose] [+no-scoreboard | +scoreboard-only] [+mutant=NAME]
 //       [+uart=PORT [+uart-bit-cycles=N]] PROGRAM.elf
@@ -29,7 +29,10 @@
 // Snapshots: the guest writes the finisher's snapshot command (0x5a5a; QEMU
 // ignores it) at a point of its choosing, say after boot and set-up. With
 // +snapshot-seed=N the memory is exact until there and jittered from there
-// on, seeded with N. With +fork-seeds=N1,N2,... the harness forks one
+// on, seeded with N; with +seed=B as well, the boot before it is jittered
+// too, seeded with B, so that runs of different B boot differently (a
+// kernel's state at the snapshot, its random pool and what it allocated
+// where, then differs from boot to boot). With +fork-seeds=N1,N2,... the harness forks one
 // child a seed there, at most
 // +fork-jobs (2) at a time: each child is the whole simulation (model,
 // memory, scoreboard) copied on write, its memory jittered from there with its seed; it runs on
@@ -100,7 +103,7 @@ struct Options {
   uint64_t max_cycles = 0;  // 0: no limit
   unsigned mem_latency = 20;
   unsigned mem_jitter = 0;  // cycles added to an access's latency, at most
-  uint64_t seed = 1;        // of the jitter's generator
+  uint64_t seed = 1;        // of the jitter's generator (until the snapshot, if one reseeds it)
   bool seed_given = false;
   uint64_t snapshot_seed = 0;  // seeds the jitter, which starts at the snapshot command
   bool snapshot_seed_given = false;
@@ -122,7 +125,7 @@ struct Options {
 };
 
 const char* kUsage =
-    "usage: sim [+max-cycles=N] [+mem-latency=N] [+mem-jitter=J [+seed=N | +snapshot-seed=N | "
+    "usage: sim [+max-cycles=N] [+mem-latency=N] [+mem-jitter=J [+seed=N] [+snapshot-seed=N | "
     "+fork-seeds=N,N... [+fork-logs=DIR] [+fork-jobs=N]]] [+waves=FILE.fst [+waves-from=C] [+waves-to=C]] [+quiet] "
     "[+timestamps] [+trace-axi] [+verbose] [+no-scoreboard | +scoreboard-only] [+mutant=NAME] "
     "[+scoreboard-disconnect=PROBE] "
@@ -193,8 +196,8 @@ Options parse_args(int argc, char** argv) {
     usage_error("+mem-latency and +mem-jitter want at most 100000 cycles");
   if ((o.seed_given || o.snapshot_seed_given || !o.fork_seeds.empty()) && o.mem_jitter == 0)
     usage_error("+seed, +snapshot-seed and +fork-seeds perturb nothing without +mem-jitter=J (J > 0)");
-  if (o.snapshot_seed_given + !o.fork_seeds.empty() + o.seed_given > 1)
-    usage_error("+seed, +snapshot-seed and +fork-seeds each seed the jitter: give one");
+  if (o.snapshot_seed_given && !o.fork_seeds.empty())
+    usage_error("+snapshot-seed and +fork-seeds each seed the jitter from the snapshot on: give one");
   if (!o.fork_seeds.empty() && (!o.waves.empty() || o.uart_port >= 0))
     usage_error("+fork-seeds cannot split a waveform file or a serial connection between children: "
                 "run without +waves and +uart");
@@ -320,11 +323,12 @@ bool fork_children(const Options& opt, uint64_t cycle, uint64_t* child_seed, int
   return false;
 }
 
-// Jitter from the start (unless a snapshot starts it: the boot every sample
-// shares is then the unperturbed one) and the program in memory; false if
-// the program cannot be loaded (said why).
+// Jitter from the start (unless a snapshot starts it and no +seed is given:
+// the boot every sample shares is then the unperturbed one) and the program
+// in memory; false if the program cannot be loaded (said why).
 bool prepare_memory(const Options& opt, AxiMem& mem) {
-  if (!opt.snapshot_seed_given && opt.fork_seeds.empty()) mem.set_jitter(opt.mem_jitter, opt.seed);
+  const bool from_snapshot = opt.snapshot_seed_given || !opt.fork_seeds.empty();
+  if (!from_snapshot || opt.seed_given) mem.set_jitter(opt.mem_jitter, opt.seed);
   ElfImage img;
   const std::string err = opt.program.empty() ? "" : load_elf(opt.program, mem, &img);
   if (!err.empty()) {
@@ -333,9 +337,9 @@ bool prepare_memory(const Options& opt, AxiMem& mem) {
   }
   if (!opt.quiet && opt.mem_jitter)
     std::fprintf(stderr, "[sim] memory latency %u-%u cycles, %s\n", opt.mem_latency, opt.mem_latency + opt.mem_jitter,
-                 opt.fork_seeds.empty() && !opt.snapshot_seed_given
-                     ? ("seed " + std::to_string(opt.seed)).c_str()
-                     : "from the snapshot on (exact before it)");
+                 !from_snapshot    ? ("seed " + std::to_string(opt.seed)).c_str()
+                 : opt.seed_given ? ("seed " + std::to_string(opt.seed) + " until the snapshot, reseeded there").c_str()
+                                  : "from the snapshot on (exact before it)");
   if (!opt.quiet && !opt.program.empty())
     std::fprintf(stderr, "[sim] loaded %s: %u segment(s), %llu bytes, entry 0x%llx\n", opt.program.c_str(),
                  img.segments, (unsigned long long)img.bytes, (unsigned long long)img.entry);

@@ -12,7 +12,12 @@ scipy.stats (no hand-written resampling):
   configuration recovers, (median - baseline's) / (bound's - baseline's),
   with its 95% BCa interval over the three independent samples;
 - failed samples (a run that did not pass) are counted beside them, never
-  dropped silently.
+  dropped silently;
+- samples in groups (say, the runs forked from one boot): whether the
+  groups differ (one-way ANOVA's F test p: a rank test such as
+  Kruskal-Wallis cannot reach 0.05 with two samples in each of four
+  groups, however far apart they are), and the spread between the groups'
+  medians beside the spread within them.
 
 A ratio of medians below 1 means the configuration's median is smaller
 than the baseline's (fewer cycles: faster; fewer loops: slower).
@@ -107,6 +112,32 @@ def gap(base, other, bound, seed=0):
                              confidence_level=CONFIDENCE, n_resamples=RESAMPLES, method="BCa",
                              random_state=np.random.default_rng(seed)).confidence_interval
         g.ci_low, g.ci_high = float(ci.low), float(ci.high)
+    return g
+
+
+@dataclasses.dataclass
+class Groups:
+    n: int                   # groups with a sample
+    medians: list            # each group's median, in the order given
+    between: float           # (max - min) of the groups' medians / the median of all samples
+    within: float            # the median over groups of (max - min) / the group's median
+    p: float = math.nan      # one-way ANOVA's F test across the groups
+
+
+def groups(values_by_group):
+    """How far groups of samples of one quantity differ: values_by_group is
+    [[values], ...], one list a group (empty lists are skipped). The test
+    needs two groups and more samples than groups; with no spread at all
+    there is nothing to test (p 1)."""
+    gs = [np.asarray(v, dtype=float) for v in values_by_group if len(v)]
+    if not gs:
+        return Groups(0, [], math.nan, math.nan)
+    medians = [float(np.median(g)) for g in gs]
+    whole = float(np.median(np.concatenate(gs)))
+    g = Groups(len(gs), medians, (max(medians) - min(medians)) / whole,
+               float(np.median([np.ptp(x) / np.median(x) for x in gs])))
+    if len(gs) >= 2 and sum(map(len, gs)) > len(gs):
+        g.p = 1.0 if np.ptp(np.concatenate(gs)) == 0 else float(stats.f_oneway(*gs).pvalue)
     return g
 
 

@@ -64,3 +64,20 @@ def test_gap_recovered_and_its_interval():
     assert math.isnan(stats.gap(base, near, base).share)
     few = stats.gap(base[:2], near, bound)
     assert not math.isnan(few.share) and math.isnan(few.ci_low)
+
+
+def test_groups_that_differ_and_groups_that_do_not():
+    """Four boots of two samples each: drawn from one distribution, the
+    test finds nothing and the spread between the boots' medians is of the
+    order of the spread within them; with each boot's level shifted by 5%,
+    the boots differ (a small p) and the spread between is several times
+    the spread within."""
+    rng = np.random.default_rng(5)
+    same = [rng.normal(100, 1, 2) for _ in range(4)]
+    g = stats.groups(same)
+    assert g.n == 4 and g.p > 0.05 and g.between < 0.05 and g.within < 0.05, g
+    shifted = [rng.normal(100 * (1 + 0.05 * i), 0.5, 2) for i in range(4)]
+    g = stats.groups(shifted)
+    assert g.p < 0.05 and g.between > 0.12 and g.between > 5 * g.within, g
+    assert stats.groups([[1.0, 1.0], [1.0, 1.0]]).p == 1.0
+    assert math.isnan(stats.groups([[1.0], [2.0]]).p) and stats.groups([[], []]).n == 0

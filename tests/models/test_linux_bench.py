@@ -132,6 +132,23 @@ def test_shortfall_splits_the_cycles_above_the_limit(tmp_path):
                      r"\+276 \|$", text, re.M), text
 
 
+def test_boots_that_differ_are_told_apart_from_boots_that_do_not(tmp_path):
+    """--boot-seeds: a job's boot seed comes from its name into its rows;
+    the report's between-boots table puts the unit's four boots, 5% apart,
+    far apart (between 13.6%, a small p) and stock's, drawn alike, close."""
+    assert linux_bench.boot_of("unit-2harts-boot503-seeds3,4") == 503
+    assert linux_bench.boot_of("unit-2harts-seeds3,4") is None
+    rows = []
+    for b in range(4):
+        for config, level in (("stock", 100), ("unit", 150 * (1 + 0.05 * b))):
+            children = [child(2_000_000, loops=round(level) + d) for d in (0, 1)]
+            rows += linux_bench.samples_of(config, 2, job(*children), tmp_path, boot=501 + 2 * b)
+    assert {r["boot"] for r in rows} == {501, 503, 505, 507}
+    text = "\n".join(linux_bench.boot_effect(rows, [2]))
+    unit = re.search(r"^\| tlb-flush2-1p \| unit \| 4 \| 8 \| \S+ \| (\S+)% \| (\S+)% \| (\S+) \|$", text, re.M)
+    stock = re.search(r"^\| tlb-flush2-1p \| stock \| 4 \| 8 \| \S+ \| (\S+)% \| (\S+)% \| (\S+) \|$", text, re.M)
+    assert unit and 13 < float(unit[1]) < 14.5 and float(unit[3]) < 0.001, text
+    assert stock and float(stock[1]) < 1 and float(stock[3]) == 1.0, text
 
 
 class _Job:

@@ -154,6 +154,28 @@ def test_forked_children_run_as_a_reseeded_run_would(tmp_path):
     assert len(set(outs.values())) == len(seeds), outs
 
 
+def test_a_boot_seed_jitters_the_boot_before_the_snapshot(tmp_path):
+    """+seed=B with +fork-seeds jitters the boot too: the guest reaches its
+    snapshot at a cycle (rdcycle, what programs/snapshot.c prints) that
+    depends on B and not on the children's seeds, and differs from the
+    exact boot's; a child runs as a straight +seed=B +snapshot-seed=N run."""
+    elf = program("soc", "snapshot")
+    reached = lambda text: re.search(r"^snapshot at cycle (\d+)$", text, re.M).group(1)
+    exact = run_sim(2, elf, "+mem-jitter=16", "+snapshot-seed=7")
+    assert exact.status == 0, describe(exact)
+    boots = {}
+    for boot in (1, 2):
+        logs = tmp_path / f"boot-{boot}"
+        logs.mkdir()
+        r = run_sim(2, elf, "+mem-jitter=16", f"+seed={boot}", "+fork-seeds=7", f"+fork-logs={logs}")
+        assert r.status == 0, describe(r)
+        boots[boot] = reached(r.stdout)
+        straight = run_sim(2, elf, "+mem-jitter=16", f"+seed={boot}", "+snapshot-seed=7")
+        assert straight.status == 0, describe(straight)
+        assert r.stdout + (logs / "seed-7.out").read_text() == straight.stdout, describe(straight)
+    assert len({reached(exact.stdout), *boots.values()}) == 3, (reached(exact.stdout), boots)
+
+
 def test_a_failing_child_fails_the_forked_run(tmp_path):
     """The parent's status is the first failing child's: with a cycle limit
     between the snapshot and the program's end, every child times out."""
