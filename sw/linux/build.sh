@@ -79,6 +79,14 @@ fi
 
 OBJ="$BUILD/linux/obj-$FLAVOR"
 mkdir -p "$OBJ/initramfs"
+# Reproducible: the same inputs give the same Image, byte for byte, on any
+# machine and in any tree. Without these the kernel embeds its build's date,
+# user, host and a count of the builds in its object tree (init/version-
+# timestamp.c), and the initramfs its files' times (usr/gen_initramfs.sh -d);
+# a rebuild moved the benchmarks' results by more than their spread
+# (docs/evaluation.md, "The build effect").
+export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 1970" KBUILD_BUILD_USER=tlb KBUILD_BUILD_HOST=shootdown \
+  KBUILD_BUILD_VERSION=1
 kmake() { make -C "$SRC" O="$OBJ" ARCH=riscv CROSS_COMPILE="$CROSS" "$@"; }
 
 step "building /init against the tree's nolibc"
