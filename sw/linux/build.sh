@@ -48,7 +48,7 @@ if [ "$FLAVOR" != stock ]; then
   FRAGMENTS+=("$HERE/config/port.config")
 fi
 KEY=$(printf '%s %s %s %s' "$KNAME" "$BENCH_LIST" "$(hash_inputs "${SERIES_INPUTS[@]}" "${FRAGMENTS[@]}" "$HERE/init" \
-  "$HERE/build.sh" "$HERE/sparse_image.py" < /dev/null)" "$(${CROSS}gcc --version | head -1)" | sha256sum | cut -c1-16)
+  "$HERE/build.sh" "$HERE/sparse_image.py" "$ROOT/sw/include/finisher.h" < /dev/null)" "$(${CROSS}gcc --version | head -1)" | sha256sum | cut -c1-16)
 KDIR="$CACHE/linux/$KNAME-$KEY"
 if [ -f "$KDIR/Image" ]; then echo "$KDIR/Image"; exit 0; fi
 
@@ -92,7 +92,7 @@ kmake() { make -C "$SRC" O="$OBJ" ARCH=riscv CROSS_COMPILE="$CROSS" "$@"; }
 step "building /init against the tree's nolibc"
 run_logged "$BUILD/logs/linux-$KNAME-headers.log" kmake -s headers_install INSTALL_HDR_PATH="$OBJ/usr-headers"
 ${CROSS}gcc -march=rv64imac_zicsr_zifencei -mabi=lp64 -Os -static -nostdlib -fno-asynchronous-unwind-tables \
-  -Wall -Wextra -Werror -include "$SRC/tools/include/nolibc/nolibc.h" -I "$OBJ/usr-headers/include" \
+  -Wall -Wextra -Werror -include "$SRC/tools/include/nolibc/nolibc.h" -I "$OBJ/usr-headers/include" -I "$ROOT/sw/include" \
   -o "$OBJ/initramfs/init" "$HERE"/init/*.c -lgcc
 # The reclaim workload's file system: an empty ext2 for the 4 MiB RAM disk,
 # kept sparse (its non-zero 4 KiB blocks as "8-byte block number, block"

@@ -14,11 +14,9 @@
 #include <linux/sched.h>
 #include <asm/ioctls.h>
 
+#include "finisher.h"	/* sw/include: FINISHER_BASE and the commands (generated) */
 #include "init.h"
 
-#define FINISHER_BASE	0x100000UL
-#define FINISHER_FAIL	0x3333
-#define FINISHER_SNAPSHOT	0x5a5a	/* the Verilator harness's snapshot point (docs/soc.md) */
 #define STACK_BYTES	(64 * 1024)
 
 int quick;
