@@ -169,10 +169,10 @@ def jobs_for(chosen, harts, seeds, per_boot, jitter, boots=False):
             for config in configs_for(h, chosen):
                 mine = seeds_of(config, seeds)[i:i + per_boot]
                 chunk = ",".join(map(str, mine))
-                boot = [f"+seed={BOOT_SEED_BASE + mine[0]}"] if boots else []
-                name = f"{config}-{h}harts" + (f"-boot{BOOT_SEED_BASE + mine[0]}" if boots else "") + f"-seeds{chunk}"
+                boot = BOOT_SEED_BASE + mine[0] if boots else None
+                name = f"{config}-{h}harts" + (f"-boot{boot}" if boots else "") + f"-seeds{chunk}"
                 jobs.append((config, h, sweep.Job(name, (
-                    sim, f"+mem-jitter={jitter}", *boot, "+timestamps", f"+max-cycles={MAX_CYCLES}",
+                    sim, f"+mem-jitter={jitter}", *([f"+seed={boot}"] if boots else []), "+timestamps", f"+max-cycles={MAX_CYCLES}",
                     f"+fork-seeds={chunk}", "+fork-jobs=1", "+fork-logs={out}", fws[config]))))
     return jobs
 
@@ -215,11 +215,10 @@ def planned(opts):
     plans), restricted to opts.configs if given, and their stamp."""
     jobs, stamps = [], []
     for h in opts.harts:
-        boots = getattr(opts, "boot_seeds", False)
-        path = plan_path(h, boots)
+        path = plan_path(h, opts.boot_seeds)
         if not path.exists():
             sys.exit(f"linux_bench: no sweep on {h} harts has been started here ({path} is missing): "
-                     f"make linux-bench HARTS={h}" + (" BOOTS=1" if boots else ""))
+                     f"make linux-bench HARTS={h}" + (" BOOTS=1" if opts.boot_seeds else ""))
         plan = json.loads(path.read_text())
         stamps.append(plan["stamp"])
         jobs += [(j["config"], h, _Kept(j["name"], j["key"])) for j in plan["jobs"]
@@ -332,8 +331,8 @@ def boot_effect(rows, harts_list):
     spread within a boot (each a share of the median), and one-way ANOVA's
     p across the boots (scripts/results/stats.py: groups)."""
     out = ["## Between boots", "", "Each boot jittered with a seed of its own (+seed) and forked at the snapshot "
-           "into its samples. between = (max - min) of the boots' medians, within = the median over boots of a "
-           "boot's (max - min), each a share of the median of all samples; p = one-way ANOVA across the boots "
+           "into its samples. between = (max - min) of the boots' medians over the median of all samples, "
+           "within = the median over boots of a boot's (max - min) over its own median; p = one-way ANOVA across the boots "
            "(a small p: the boots differ by more than their samples spread).", ""]
     for h in harts_list:
         by = {}

@@ -178,7 +178,7 @@ def test_the_plan_lets_a_report_find_its_jobs_whatever_the_tree(tmp_path, monkey
     again = [("unit", _Job("unit-2harts-seeds1", "k2")), ("stock", _Job("stock-2harts-seeds1", "k1"))]
     linux_bench.write_plan(2, again, "stamp D")
     assert json.loads(linux_bench.plan_path(2).read_text()) == plan
-    opts = types.SimpleNamespace(harts=[2], configs=["unit"])
+    opts = types.SimpleNamespace(harts=[2], configs=["unit"], boot_seeds=False)
     jobs, stamp_line = linux_bench.planned(opts)
     assert [(c, h, j.name, j.key()) for c, h, j in jobs] == [("unit", 2, "unit-2harts-seeds1", "k2")]
     assert stamp_line == "stamp A"
@@ -188,4 +188,4 @@ def test_the_plan_lets_a_report_find_its_jobs_whatever_the_tree(tmp_path, monkey
     plan = json.loads(linux_bench.plan_path(2).read_text())
     assert plan["stamp"] == "stamp C" and [j["key"] for j in plan["jobs"]] == ["k3"]
     with pytest.raises(SystemExit, match="no sweep on 4 harts"):
-        linux_bench.planned(types.SimpleNamespace(harts=[4], configs=None))
+        linux_bench.planned(types.SimpleNamespace(harts=[4], configs=None, boot_seeds=False))
