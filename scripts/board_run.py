@@ -5,11 +5,14 @@ netlist of fpga/gatesim) with its serial lines on a free TCP port, and the
 host tool, fpga/tools/uartboot.py, loading the program through it and then
 serving as its console. tests/system/test_uartboot.py and scripts/gatesim.py
 run their programs through it."""
+import hashlib
 import pathlib
 import re
 import subprocess
 import sys
 from collections import namedtuple
+
+import sweep
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 TOOL = ROOT / "fpga/tools/uartboot.py"
@@ -22,19 +25,27 @@ Ran = namedtuple("Ran", "status stdout stderr")
 
 
 def boot(sim, elf, *tool_args, max_cycles=200_000_000, timeout=900, bit_cycles=5, preload=False,
-         answer_timeout=300):
+         answer_timeout=300, checkpoint=None, checkpoint_every=None, restore=None):
     """Starts the simulator `sim` (a path) at `bit_cycles` a bit with its
     UART on a free port, and the host tool against it; returns (the tool's
     Ran, the simulator's Ran). With `preload` (the SDRAM boards) the
     program is in memory from the start (+load) and the tool only starts
     it. The simulation is ended if the tool gives up first. `timeout`:
     seconds for the whole run; `answer_timeout`: for each answer of the
-    loader (a 4 KiB frame is 1 M cycles of line at 25 cycles a bit)."""
-    if preload:
+    loader (a 4 KiB frame is 1 M cycles of line at 25 cycles a bit).
+    The exact board tops (fpga/sim/board_main.cpp) can write a
+    `checkpoint` file every `checkpoint_every` cycles, and go on from one
+    (`restore`: the program runs already, the tool is only its console)."""
+    args = [str(sim), "+uart=0", f"+uart-bit-cycles={bit_cycles}", f"+max-cycles={max_cycles}"]
+    if checkpoint:
+        args += [f"+checkpoint={checkpoint}", *([f"+checkpoint-every={checkpoint_every}"] if checkpoint_every else [])]
+    if restore:
+        args.append(f"+restore={restore}")
+        tool_args += ("--attach",)
+    elif preload:
+        args.append(f"+load={elf}")
         tool_args += ("--preloaded",)
-    proc = subprocess.Popen([str(sim), "+uart=0", f"+uart-bit-cycles={bit_cycles}", f"+max-cycles={max_cycles}",
-                             *([f"+load={elf}"] if preload else [])],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     first = proc.stderr.readline()
     m = WAITING.search(first)
     if not m:
@@ -55,6 +66,18 @@ def boot(sim, elf, *tool_args, max_cycles=200_000_000, timeout=900, bit_cycles=5
         proc.kill()
     out, err = proc.communicate(timeout=timeout)
     return Ran(t.returncode, t.stdout, t.stderr), Ran(proc.returncode, out, first + err)
+
+
+def checkpoint_for(sim, elf):
+    """Where a run of `elf` on the board simulator `sim` keeps its
+    checkpoint: in the project's cache, keyed by the model (its path names
+    its build) and the program's bytes, so that a run of hours stopped
+    with its process (a session's end) goes on from there when started
+    again with the same inputs, and a changed input starts afresh."""
+    key = hashlib.sha256(str(sim).encode() + b"\0" + pathlib.Path(elf).read_bytes()).hexdigest()[:16]
+    d = sweep.cache_root() / "board-checkpoints"
+    d.mkdir(parents=True, exist_ok=True)
+    return d / f"{pathlib.Path(sim).parent.name}-{key}.ckpt"
 
 
 def board_cycles(stderr):

@@ -13,7 +13,21 @@
 
 namespace {
 constexpr unsigned kPollCycles = 256;  // how often the socket is looked at
+constexpr char kStateTag[] = "uart-bridge-1";
+
+template <typename T>
+void put(std::string& s, T v) {
+  s.append(reinterpret_cast<const char*>(&v), sizeof v);
 }
+
+template <typename T>
+bool get(const std::string& s, size_t& at, T& v) {
+  if (s.size() - at < sizeof v) return false;
+  std::memcpy(&v, s.data() + at, sizeof v);
+  at += sizeof v;
+  return true;
+}
+}  // namespace
 
 UartBridge::~UartBridge() { close(); }
 
@@ -34,6 +48,7 @@ std::string UartBridge::listen_and_accept(unsigned port) {
 }
 
 void UartBridge::emit(uint8_t byte) {
+  if (record_) recorded_.push_back((char)byte);
   if (fd_ >= 0) {
     out_.push_back((char)byte);
   } else {
@@ -107,4 +122,36 @@ void UartBridge::close() {
   }
   ::close(fd_);
   fd_ = -1;
+}
+
+std::string UartBridge::state() const {
+  std::string s(kStateTag, sizeof kStateTag);
+  put(s, bit_cycles_);
+  put(s, cycle_);
+  put(s, rx_bit_), put(s, rx_wait_), put(s, rx_byte_);
+  put(s, tx_frame_), put(s, tx_bits_), put(s, tx_wait_);
+  put(s, (uint64_t)in_.size());
+  s.append(in_.begin(), in_.end());
+  put(s, (uint64_t)recorded_.size());
+  return s + recorded_;
+}
+
+std::string UartBridge::restore(const std::string& s) {
+  size_t at = sizeof kStateTag;
+  if (s.compare(0, at, std::string(kStateTag, sizeof kStateTag)) != 0) return "not a serial bridge's state";
+  unsigned bit_cycles = 0;
+  uint64_t n = 0;
+  if (!get(s, at, bit_cycles) || bit_cycles != bit_cycles_)
+    return "saved at " + std::to_string(bit_cycles) + " cycles a bit, not " + std::to_string(bit_cycles_);
+  if (!get(s, at, cycle_) || !get(s, at, rx_bit_) || !get(s, at, rx_wait_) || !get(s, at, rx_byte_) ||
+      !get(s, at, tx_frame_) || !get(s, at, tx_bits_) || !get(s, at, tx_wait_) || !get(s, at, n) ||
+      s.size() - at < n)
+    return "the serial bridge's state is cut short";
+  in_.assign(s.begin() + (long)at, s.begin() + (long)(at + n));
+  at += n;
+  if (!get(s, at, n) || s.size() - at != n) return "the serial bridge's state is cut short";
+  recorded_ = s.substr(at);
+  record_ = true;
+  out_ = recorded_ + out_;
+  return "";
 }

@@ -25,6 +25,15 @@ class UartBridge {
   bool tick(bool tx);
   // Sends what is still buffered and closes the connection.
   void close();
+  // For a simulation that checkpoints (fpga/sim/board_main.cpp): record()
+  // keeps every byte the SoC has sent; state() is the bridge between two
+  // ticks with those bytes, and restore() takes it back (before or after
+  // the peer connects), the recorded bytes queued for the new peer, so that
+  // it hears the whole console of a run that was stopped and restored.
+  // restore() returns "" or why the state cannot be taken.
+  void record() { record_ = true; }
+  std::string state() const;
+  std::string restore(const std::string& state);
 
  private:
   void poll();
@@ -38,6 +47,8 @@ class UartBridge {
   unsigned rx_bit_ = 0, rx_wait_ = 0;
   uint8_t rx_byte_ = 0;
   std::string out_;
+  bool record_ = false;
+  std::string recorded_;
   // Sending to the SoC: the frame being shifted out, LSB first.
   std::deque<uint8_t> in_;
   uint16_t tx_frame_ = 0;

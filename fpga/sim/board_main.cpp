@@ -18,10 +18,22 @@
 // loader would have written over the wire (`uartboot.py --preloaded` then
 // only starts it), for programs too large to load at 1 Mbit/s in a
 // simulation (Linux: 3.5 MB, some 900 M cycles of serial line).
+// +checkpoint=FILE writes the whole run's state to FILE every
+// +checkpoint-every=N cycles (default 25,000,000: a second of the board's
+// time, some minutes of simulation), and +restore=FILE goes on from such a
+// file in a later process, the console's peer hearing the console from the
+// start again: a run of hours survives being stopped (Linux on the board,
+// docs/fpga.md). What is saved: the model's every variable (Verilator
+// --savable: the SoC, the controller, the chip's 32 MiB), the cycle and the
+// serial bridge with what it has received. Not the JTAG adapter: no
+// +jtag with either.
 //
-//   board-sim +uart=PORT [+uart-bit-cycles=N] [+max-cycles=N] [+jtag=PORT] [+load=ELF]
+//   board-sim +uart=PORT [+uart-bit-cycles=N] [+max-cycles=N] [+jtag=PORT] [+load=ELF | +restore=FILE]
+//             [+checkpoint=FILE [+checkpoint-every=N]]
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <memory>
 #include <string>
 
@@ -32,6 +44,7 @@
 // SDRAM is defined if the top has the chip's error count.
 #include "vtop.h"
 #include "verilated.h"
+#include "verilated_save.h"
 
 namespace {
 // Core cycles a JTAG step (half a TCK period at most): the TAP's clock
@@ -41,7 +54,7 @@ constexpr unsigned JTAG_CYCLES = 4;
 [[noreturn]] void usage(const std::string& why) {
   std::fprintf(stderr,
                "board-sim: %s\nusage: board-sim +uart=PORT [+uart-bit-cycles=N] [+max-cycles=N] [+jtag=PORT] "
-               "[+load=ELF]\n",
+               "[+load=ELF | +restore=FILE] [+checkpoint=FILE [+checkpoint-every=N]]\n",
                why.c_str());
   std::exit(2);
 }
@@ -52,13 +65,83 @@ unsigned long long number(const std::string& arg, const std::string& value) {
   if (value.empty() || *end) usage("'" + arg + "' wants a number");
   return v;
 }
+
+// A checkpoint file: this tag, the model it was made by (BOARD_SIM_KEY,
+// the build's cache key, from vtop.h), the cycle, the serial bridge's
+// state, then Verilator's serialisation of the model (its own header and
+// trailer). The cycle is the loop's: the state between two cycles, the
+// clock low.
+constexpr char kCheckpointTag[] = "board-sim checkpoint 1";
+
+// Written beside `path` and renamed over it: a run killed while writing
+// leaves the last whole checkpoint.
+void save_checkpoint(const std::string& path, VTOP& top, unsigned long long cycle, const UartBridge& uart) {
+  const std::string tmp = path + ".tmp";
+  {
+    VerilatedSave os;
+    os.open(tmp);
+    if (!os.isOpen()) {
+      std::fprintf(stderr, "board-sim: +checkpoint: cannot write '%s'\n", tmp.c_str());
+      std::exit(2);
+    }
+    os << std::string(kCheckpointTag) << std::string(BOARD_SIM_KEY) << (uint64_t)cycle << uart.state();
+    os << top;
+    os.close();
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::fprintf(stderr, "board-sim: +checkpoint: cannot rename '%s' to '%s'\n", tmp.c_str(), path.c_str());
+    std::exit(2);
+  }
+  std::fprintf(stderr, "[board] checkpoint at cycle %llu: %s\n", cycle, path.c_str());
+}
+
+// Why the file at `path` is not one of this model's checkpoints, or "".
+// Read before Verilator's restore, which ends the process on a file it
+// cannot take: its own header, then the tag and the model's key, each a
+// length and its bytes.
+std::string not_a_checkpoint(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return "no file '" + path + "'";
+  auto string_of = [&](size_t most) {
+    uint32_t len = 0;
+    if (!f.read(reinterpret_cast<char*>(&len), sizeof len) || len > most) return std::string("\1");
+    std::string v(len, '\0');
+    return f.read(&v[0], len) ? v : std::string("\1");
+  };
+  // Verilator's header ("verilatorsave" and a version, a line of 16 bytes)
+  std::string header(16, '\0');
+  if (!f.read(&header[0], (std::streamsize)header.size()) || header.rfind("verilatorsave", 0) != 0 ||
+      header.back() != '\n' || string_of(64) != kCheckpointTag)
+    return "'" + path + "' is not a board-sim checkpoint";
+  const std::string key = string_of(64);
+  if (key != BOARD_SIM_KEY) return "'" + path + "' was made by another model (" + key + ", this is " BOARD_SIM_KEY ")";
+  return "";
+}
+
+// Returns the cycle the checkpoint was taken at; a file that is not one of
+// this model's checkpoints ends the run with exit 2 and why.
+unsigned long long restore_checkpoint(const std::string& path, VTOP& top, UartBridge& uart) {
+  std::string why = not_a_checkpoint(path);
+  if (!why.empty()) usage("+restore: " + why);
+  VerilatedRestore is;
+  is.open(path);
+  if (!is.isOpen()) usage("+restore: cannot read '" + path + "'");
+  std::string tag, key, bridge;
+  uint64_t cycle = 0;
+  is >> tag >> key >> cycle >> bridge;
+  why = uart.restore(bridge);
+  if (!why.empty()) usage("+restore: '" + path + "': " + why);
+  is >> top;
+  is.close();
+  return cycle;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
   long port = -1, jtag_port = -1;
-  std::string load;
+  std::string load, checkpoint, restore;
   unsigned bit_cycles = 25;  // the ULX3S console: 25 MHz, 1 Mbit/s
-  unsigned long long max_cycles = 100000000;
+  unsigned long long max_cycles = 100000000, checkpoint_every = 25000000;
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
     auto eq = a.find('=');
@@ -68,6 +151,9 @@ int main(int argc, char** argv) {
     else if (key == "+max-cycles") max_cycles = number(a, value);
     else if (key == "+jtag") jtag_port = (long)number(a, value);
     else if (key == "+load" && !value.empty()) load = value;
+    else if (key == "+checkpoint" && !value.empty()) checkpoint = value;
+    else if (key == "+checkpoint-every") checkpoint_every = number(a, value);
+    else if (key == "+restore" && !value.empty()) restore = value;
     else if (a == "+sdram-trace") continue;  // the chip's model reads it (every command it takes)
     else usage("unknown argument '" + a + "'");
   }
@@ -77,6 +163,10 @@ int main(int argc, char** argv) {
 #ifndef JTAG
   if (jtag_port >= 0) usage("+jtag: this board top has no JTAG port (only the SDRAM board's has)");
 #endif
+  if (!load.empty() && !restore.empty()) usage("+load and +restore: a restored run has its program in memory already");
+  if (jtag_port >= 0 && !(checkpoint.empty() && restore.empty()))
+    usage("+jtag with +checkpoint or +restore: the JTAG adapter's state is not saved");
+  if (checkpoint_every == 0) usage("+checkpoint-every wants 1 or more cycles");
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(argc, argv);  // the SDRAM model reads +sdram-trace
   auto top = std::make_unique<VTOP>(ctx.get());
@@ -98,26 +188,36 @@ int main(int argc, char** argv) {
     return 2;
   }
   UartBridge uart(bit_cycles);
+  if (!checkpoint.empty()) uart.record();
+  unsigned long long cycle = 0;
+  if (!restore.empty()) cycle = restore_checkpoint(restore, *top, uart);
+  const unsigned long long restore_cycle = restore.empty() ? 0 : cycle;
   err = uart.listen_and_accept((unsigned)port);
   if (!err.empty()) {
     std::fprintf(stderr, "board-sim: %s\n", err.c_str());
     return 2;
   }
-  top->btn = 0;
-  top->ftdi_txd = 1;  // the line idles high
-  top->clk_25mhz = 0;
+  if (!restore.empty()) std::fprintf(stderr, "[board] restored at cycle %llu from %s\n", cycle, restore.c_str());
 #ifdef JTAG
   auto drive_jtag = [&] {
     top->jtag_tck = jtag.tck;
     top->jtag_tms = jtag.tms;
     top->jtag_tdi = jtag.tdi;
   };
-  drive_jtag();
 #endif
-  top->eval();
+  if (restore.empty()) {  // else the inputs are as they were saved
+    top->btn = 0;
+    top->ftdi_txd = 1;  // the line idles high
+    top->clk_25mhz = 0;
+#ifdef JTAG
+    drive_jtag();
+#endif
+    top->eval();
+  }
   int status = 3;
-  unsigned long long cycle = 0;
   for (; cycle < max_cycles; cycle++) {
+    if (!checkpoint.empty() && cycle % checkpoint_every == 0 && cycle > 0 && restore_cycle != cycle)
+      save_checkpoint(checkpoint, *top, cycle, uart);
     top->clk_25mhz = 1;
     top->eval();
     top->ftdi_txd = uart.tick(top->ftdi_rxd);

@@ -7,7 +7,8 @@
 # reads them; the PLL's header fpga/build.sh computed), the ECP5 primitives
 # by fpga/sim/ecp5_stubs.v, driven at its pins by fpga/sim/board_main.cpp
 # (the SDRAM board's JTAG port too, by fpga/sim/jtag_bitbang.cpp).
-# Built (cached) if needed.
+# --savable: its runs can be checkpointed and restored (+checkpoint,
+# +restore). Built (cached) if needed.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/../../scripts/lib.sh"
@@ -34,10 +35,11 @@ cached_or_lock "$OUT/board-sim" "$CACHE/board-sim/.lock"
 step "building the exact $BOARD board top's Verilator model (about 3 min)"
 rm -rf "$OUT.tmp" && mkdir -p "$OUT.tmp"
 cp "$PLL" "$OUT.tmp/pll_params.vh"
-printf '#include "V%s.h"\n#define VTOP V%s\n' "$TOPMOD" "$TOPMOD" > "$OUT.tmp/vtop.h"
+printf '#include "V%s.h"\n#define VTOP V%s\n#define BOARD_SIM_KEY "%s"\n' "$TOPMOD" "$TOPMOD" "$BOARD-$KEY" \
+  > "$OUT.tmp/vtop.h"
 VFILES=$(find "$VDIR" -maxdepth 1 \( -name '*.v' -o -name '*.sv' \) | LC_ALL=C sort)
 run_logged "$BUILD/logs/board-sim-$BOARD.log" verilator --cc --exe --build --no-timing -Wno-fatal -Wno-lint \
-  -Wno-style -O3 --x-assign fast --x-initial fast --noassert +define+SYNTHESIS --top-module "$TOPMOD" \
+  -Wno-style -O3 --savable --x-assign fast --x-initial fast --noassert +define+SYNTHESIS --top-module "$TOPMOD" \
   -I"$OUT.tmp" -Mdir "$OUT.tmp/obj" -o "$OUT.tmp/board-sim" -j "$(nproc)" \
   -CFLAGS "-std=c++17 -I$ROOT/sim -I$OUT.tmp" $DEFINES \
   "$ROOT/fpga/sim/ecp5_stubs.v" "$ROOT/fpga/common/board_reset.v" "$ROOT/fpga/common/status_leds.v" $TOPS \

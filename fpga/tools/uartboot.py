@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""uartboot.py PORT PROGRAM.elf [--baud N] [--no-console] [--retries N] [--preloaded]
+"""uartboot.py PORT PROGRAM.elf [--baud N] [--no-console] [--retries N] [--preloaded | --attach]
 
 Loads an ELF program (a bare-metal test, or OpenSBI's fw_payload.elf) into
 an FPGA SoC through its boot ROM's UART loader (hw/bootrom/uartboot), starts
@@ -12,7 +12,9 @@ serial) or a pyserial URL: socket://127.0.0.1:PORT reaches the simulated
 SoC (`sim +uart=PORT`, docs/fpga.md).
 
 With --preloaded the program is in memory already (the simulated SDRAM
-board's +load: fpga/sim/board_main.cpp) and only its start is sent.
+board's +load: fpga/sim/board_main.cpp) and only its start is sent. With
+--attach it runs already (a simulation restored from a checkpoint, +restore)
+and nothing is sent: the tool is only its console.
 
 Exit status: 0 once the program is started and the console is done; 1 if
 the board refused the program or never answered; 2 for bad usage or a bad
@@ -211,8 +213,12 @@ def main():
     ap.add_argument("--no-console", action="store_true", help="exit once the program is started")
     ap.add_argument("--preloaded", action="store_true",
                     help="the program is in memory already (a simulation's +load): only start it")
+    ap.add_argument("--attach", action="store_true",
+                    help="the program runs already (a simulation's +restore): send nothing, only be its console")
     ap.add_argument("--corrupt-frame", type=int, metavar="N", help=argparse.SUPPRESS)  # tests: break frame N once
     a = ap.parse_args()
+    if a.attach and a.preloaded:
+        die("--attach and --preloaded: a program is either started (--preloaded) or running already (--attach)")
     entry, segs = segments(a.program)
     try:
         import serial
@@ -226,6 +232,10 @@ def main():
     def log(msg):
         print(msg, file=sys.stderr, flush=True)
 
+    if a.attach:
+        log("uartboot: attached to the running program")
+        console(port)
+        return 0
     loader = Loader(port, a.timeout, a.retries, log)
     size = sum(len(d) for _, d, _ in segs)
     t0 = time.monotonic()

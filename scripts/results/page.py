@@ -40,6 +40,8 @@ SECTIONS = [
      "trace."),
     ("linux-bench", "make linux-bench", "Shootdown-bound Linux benchmarks, many seeded samples a configuration: "
      "ratios to stock with confidence intervals and the share of the stock-to-limit gap recovered."),
+    ("linux-bench-boots", 'make linux-bench BOOTS=1 CONFIGS="stock unit"', "The same benchmarks, each boot "
+     "jittered with a seed of its own: how far boots differ against the samples of one boot."),
     ("linux-demo", "make linux-demo", "The Linux workloads, stock against the port, one run each."),
     ("linux-demo-no-nonleaf", "make linux-demo MUTANT=no-nonleaf", "What NONLEAF on per-VA entries costs "
      "(the port without it against the port)."),

@@ -19,12 +19,13 @@ TOOL = board_run.TOOL
 TIMEOUT_PASSED = "PASS: the unit gave up on the stuck hart twice and served the others\n"  # shootdown_timeout
 
 
-def boot(elf, *tool_args, max_cycles=200_000_000, timeout=900, flavor="uart", bit_cycles=5, sim=None, preload=False):
+def boot(elf, *tool_args, max_cycles=200_000_000, timeout=900, flavor="uart", bit_cycles=5, sim=None, **kw):
     """board_run.boot on the model of `flavor` (uart, or board for the
-    ULX3S's SoC) or the simulator `sim`, which takes the same arguments;
-    returns (tool's Run, simulation's Run)."""
+    ULX3S's SoC) or the simulator `sim`, which takes the same arguments
+    (and the board simulators' preload, checkpoint and restore); returns
+    (tool's Run, simulation's Run)."""
     tool, run = board_run.boot(sim or model(2, flavor), elf, *tool_args, max_cycles=max_cycles, timeout=timeout,
-                               bit_cycles=bit_cycles, preload=preload)
+                               bit_cycles=bit_cycles, **kw)
     assert tool.status != -1, f"{tool.stderr}: {run.stderr!r}"
     return Run(*tool), Run(*run)
 
@@ -166,7 +167,7 @@ def test_the_exact_ulx3s_sdram_top_runs_memtest_from_its_sdram():
     assert run.status == 64 + 3, both(tool, run)
 
 
-def test_opensbi_and_a_payload_preloaded_into_the_sdram_boot_from_it():
+def test_opensbi_and_a_payload_preloaded_into_the_sdram_boot_from_it(tmp_path):
     """The SDRAM board started with OpenSBI (laid out for its 32 MiB:
     build.sh --board-sdram) and sbi_hello in the chip already (board-sim
     +load, where the controller's row-bank-column mapping puts each word:
@@ -176,10 +177,27 @@ def test_opensbi_and_a_payload_preloaded_into_the_sdram_boot_from_it():
     reaches the finisher through SBI, lighting led[1]. A word put anywhere
     else breaks the firmware or the payload (shown with the bank and row
     fields swapped: the run timed out, exit 3). What the Linux run from the
-    SDRAM (make test-long, below) rests on."""
+    SDRAM (make test-long, below) rests on.
+    The run writes a checkpoint every 4 M cycles (+checkpoint), and a run
+    restored from the last one (+restore: the model, the chip's contents,
+    the serial line) ends as the whole run did, at the same cycle, with the
+    same console, OpenSBI's banner included (the checkpoint keeps what the
+    line carried, so the restored run's console hears the loader's answers
+    to the start frame first): what lets Linux's hours on this board span
+    sessions."""
     fw = firmware("unit", "sbi_hello", layout="board-sdram") / "fw_payload.elf"
-    tool, run = boot(fw, sim=board_sim("ulx3s"), bit_cycles=25, max_cycles=40_000_000, preload=True)
+    sim = board_sim("ulx3s")
+    ckpt = tmp_path / "run.ckpt"
+    tool, run = boot(fw, sim=sim, bit_cycles=25, max_cycles=40_000_000, preload=True, checkpoint=ckpt,
+                     checkpoint_every=4_000_000)
     assert tool.status == 0 and run.status == 0, both(tool, run)
+    saved = [int(c) for c in re.findall(r"\[board\] checkpoint at cycle (\d+):", run.stderr)]
+    assert len(saved) >= 2, both(tool, run)
+    again_tool, again = boot(fw, sim=sim, bit_cycles=25, max_cycles=40_000_000, restore=ckpt)
+    assert again_tool.status == 0 and again.status == 0, both(again_tool, again)
+    assert f"[board] restored at cycle {saved[-1]} from" in again.stderr, both(again_tool, again)
+    assert board_run.board_cycles(again.stderr) == board_run.board_cycles(run.stderr), both(again_tool, again)
+    assert "OpenSBI" in tool.stdout and again_tool.stdout.endswith(tool.stdout), both(again_tool, again)
 
 
 def test_the_board_refuses_to_preload_where_its_loader_lives(tmp_path):
@@ -189,6 +207,27 @@ def test_the_board_refuses_to_preload_where_its_loader_lives(tmp_path):
     top = tiny_elf(tmp_path / "top.elf", 0x8000_0000 + (32 << 20) - 0x1000, entry=0x8000_0000)
     r = subprocess.run([board_sim("ulx3s"), "+uart=0", f"+load={top}"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "is outside memory" in r.stderr, describe(Run(r.returncode, r.stdout, r.stderr))
+
+
+def test_the_board_refuses_to_restore_what_is_not_its_checkpoint(tmp_path):
+    """+restore of a file that is not a checkpoint, or one another model
+    wrote: refused before anything runs (exit 2), saying which."""
+    sim = board_sim("ulx3s")
+    elf = tiny_elf(tmp_path / "x.elf", 0x8000_0000)
+    for name, data, why in [("elf", elf.read_bytes(), "is not a board-sim checkpoint"),
+                            ("other", other_models_checkpoint(), "was made by another model")]:
+        (tmp_path / name).write_bytes(data)
+        r = subprocess.run([sim, "+uart=0", f"+restore={tmp_path / name}"], capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2 and why in r.stderr, describe(Run(r.returncode, r.stdout, r.stderr))
+
+
+def other_models_checkpoint():
+    """The start of a checkpoint as board_main.cpp writes it (Verilator's
+    header, then a length and its string: the tag, the model's key), from
+    a model of another key."""
+    def string(s):
+        return struct.pack("<I", len(s)) + s.encode()
+    return b"verilatorsave02\n" + string("board-sim checkpoint 1") + string("ulx3s-0123456789abcdef") + bytes(64)
 
 
 @pytest.mark.long
@@ -204,8 +243,14 @@ def test_linux_runs_its_quick_workloads_from_the_ulx3s_sdram():
     Hours of simulation (the boot alone is past 262 M cycles, docs/fpga.md):
     make test-long."""
     fw = firmware_with_kernel("unit-ceiling", "quick", layout="board-sdram") / "fw_payload.elf"
-    tool, run = boot(fw, sim=board_sim("ulx3s"), bit_cycles=25, max_cycles=4_000_000_000, timeout=10 * 3600,
-                     preload=True)
+    # A run this long outlives a session: it checkpoints every 25 M cycles
+    # (a second of the board's time) into the cache, and a run of the same
+    # model and firmware goes on from there; a run that ended starts afresh.
+    sim = board_sim("ulx3s")
+    ckpt = board_run.checkpoint_for(sim, fw)
+    tool, run = boot(fw, sim=sim, bit_cycles=25, max_cycles=4_000_000_000, timeout=10 * 3600, preload=True,
+                     checkpoint=ckpt, restore=ckpt if ckpt.exists() else None)
+    ckpt.unlink(missing_ok=True)
     assert tool.status == 0 and run.status == 0, both(tool, run)
     r = Run(run.status, tool.stdout, run.stderr)
     assert_no_stale_translation(r, writers=1)
