@@ -230,6 +230,22 @@ def other_models_checkpoint():
     return b"verilatorsave02\n" + string("board-sim checkpoint 1") + string("ulx3s-0123456789abcdef") + bytes(64)
 
 
+def resumable_board_run(fw, max_cycles, timeout):
+    """`fw` started from the SDRAM of the exact board top (+load), for runs
+    that outlive a session: a checkpoint every 25 M cycles (a second of the
+    board's time) in the cache, keyed by the model and the firmware
+    (board_run.checkpoint_for), and a run of the same inputs goes on from
+    it; a run that ended, passed or not, removes it and the next starts
+    afresh. Returns boot()'s (tool's Run, simulation's Run): the restored
+    run's console from the line's start."""
+    sim = board_sim("ulx3s")
+    ckpt = board_run.checkpoint_for(sim, fw)
+    tool, run = boot(fw, sim=sim, bit_cycles=25, max_cycles=max_cycles, timeout=timeout, preload=True,
+                     checkpoint=ckpt, restore=ckpt if ckpt.exists() else None)
+    ckpt.unlink(missing_ok=True)
+    return tool, run
+
+
 @pytest.mark.long
 def test_linux_runs_its_quick_workloads_from_the_ulx3s_sdram():
     """The test kernel with /init's short workloads (make test's Linux run on
@@ -243,14 +259,7 @@ def test_linux_runs_its_quick_workloads_from_the_ulx3s_sdram():
     Hours of simulation (the boot alone is past 262 M cycles, docs/fpga.md):
     make test-long."""
     fw = firmware_with_kernel("unit-ceiling", "quick", layout="board-sdram") / "fw_payload.elf"
-    # A run this long outlives a session: it checkpoints every 25 M cycles
-    # (a second of the board's time) into the cache, and a run of the same
-    # model and firmware goes on from there; a run that ended starts afresh.
-    sim = board_sim("ulx3s")
-    ckpt = board_run.checkpoint_for(sim, fw)
-    tool, run = boot(fw, sim=sim, bit_cycles=25, max_cycles=4_000_000_000, timeout=10 * 3600, preload=True,
-                     checkpoint=ckpt, restore=ckpt if ckpt.exists() else None)
-    ckpt.unlink(missing_ok=True)
+    tool, run = resumable_board_run(fw, max_cycles=4_000_000_000, timeout=10 * 3600)
     assert tool.status == 0 and run.status == 0, both(tool, run)
     r = Run(run.status, tool.stdout, run.stderr)
     assert_no_stale_translation(r, writers=1)
@@ -268,8 +277,7 @@ def test_the_demo_payload_runs_from_the_ulx3s_sdram():
     refused call ends the payload with status 1, led[2]) and each point is
     measured. make test-long."""
     fw = firmware("unit", "shootdown_demo", layout="board-sdram") / "fw_payload.elf"
-    tool, run = boot(fw, sim=board_sim("ulx3s"), bit_cycles=25, max_cycles=2_000_000_000, timeout=4 * 3600,
-                     preload=True)
+    tool, run = resumable_board_run(fw, max_cycles=2_000_000_000, timeout=6 * 3600)
     assert tool.status == 0 and run.status == 0, both(tool, run)
     points = set(re.findall(r"^DEMO path=(\w) harts=2 targets=1 batch=(\d+) ", tool.stdout, re.M))
     assert points == {(p, str(1 << k)) for p in "cde" for k in range(9)}, both(tool, run)
