@@ -44,7 +44,7 @@
 #                  SWEEP: where the long targets' jobs run (scripts/sweep.py): a LocalCluster
 #                  of a worker a core by default, "--scheduler ADDR" a Dask cluster, "--slurm N"
 #                  N Slurm jobs; each keeps its finished jobs, so a stopped run resumes
-#   make fpga BOARD=ulx3s|ulx3s-bram|ulx3s-smoke|arty-a7-100t|arty-a7-100t-ddr3  the SoC for an
+#   make fpga BOARD=ulx3s|ulx3s-bram|ulx3s-smoke|arty-a7-100t|arty-a7-100t-ddr3[-25mhz]  the SoC for an
 #                  FPGA board as far as this machine takes it (build/fpga/BOARD/; docs/fpga.md): ulx3s
 #                  a bitstream (about 40 min, SEED=N for nextpnr), ulx3s-smoke the first bitstream for
 #                  a new board (PLL, reset, serial echo, heartbeat; minutes), the Arty (block RAM or
@@ -156,7 +156,7 @@ results:
 	@python3 scripts/results/page.py $(if $(PUBLISH),--publish $(PUBLISH))
 
 fpga:
-	@test -n "$(BOARD)" || { echo "usage: make fpga BOARD=ulx3s|ulx3s-bram|ulx3s-smoke|arty-a7-100t|arty-a7-100t-ddr3" >&2; exit 2; }
+	@test -n "$(BOARD)" || { echo "usage: make fpga BOARD=ulx3s|ulx3s-bram|ulx3s-smoke|arty-a7-100t|arty-a7-100t-ddr3|arty-a7-100t-ddr3-25mhz" >&2; exit 2; }
 	@fpga/build.sh $(BOARD)
 
 gatesim: setup

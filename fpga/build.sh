@@ -21,12 +21,14 @@
 #                 memory (fpga/arty-a7-100t/top_ddr3.v): the same, the MIG
 #                 and the clock converter left out of the estimate (yosys
 #                 checks the top's wiring against their ports, ip_stubs.v)
+#   arty-a7-100t-ddr3-25mhz  ArtyA7Ddr3At25MHzConfig: the same at 25 MHz,
+#                 the fallback should 50 MHz not close timing
 # SEED (default 1) is nextpnr's placement seed. The tools are the pinned
 # ones of fpga/requirements.txt, in a venv of their own in the cache.
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 
-BOARDS="ulx3s, ulx3s-bram, ulx3s-smoke, arty-a7-100t, arty-a7-100t-ddr3"
+BOARDS="ulx3s, ulx3s-bram, ulx3s-smoke, arty-a7-100t, arty-a7-100t-ddr3, arty-a7-100t-ddr3-25mhz"
 BOARD="${1:?usage: fpga/build.sh BOARD ($BOARDS)}"
 SEED="${SEED:-1}"
 # DIR: the board's files; TOPV: its top; LIBS: cores the top instantiates
@@ -41,9 +43,10 @@ case "$BOARD" in
     DIR=ulx3s TOPV=top_sdram.v MEM=0x2000000 LPFS="ulx3s.lpf sdram.lpf jtag.lpf" ;;
   ulx3s-smoke)
     CONFIG="" TOP=ulx3s_smoke FAMILY=ecp5 SYNTH="synth_ecp5 -top $TOP" DIR=ulx3s TOPV=smoke.v LPFS=ulx3s.lpf SOC=0 ;;
-  arty-a7-100t) CONFIG=ArtyA7Config; TOP=arty_top;  FAMILY=xilinx; SYNTH="synth_xilinx -top $TOP -flatten" MMCM_HZ=50000000 ;;
-  arty-a7-100t-ddr3)
-    CONFIG=ArtyA7Ddr3Config; TOP=arty_ddr3_top; FAMILY=xilinx; SYNTH="synth_xilinx -top $TOP -flatten" MMCM_HZ=50000000
+  arty-a7-100t) CONFIG=ArtyA7Config; TOP=arty_top;  FAMILY=xilinx; SYNTH="synth_xilinx -top $TOP -flatten" ;;
+  arty-a7-100t-ddr3|arty-a7-100t-ddr3-25mhz)
+    CONFIG=$([ "$BOARD" = arty-a7-100t-ddr3 ] && echo ArtyA7Ddr3Config || echo ArtyA7Ddr3At25MHzConfig)
+    TOP=arty_ddr3_top; FAMILY=xilinx; SYNTH="synth_xilinx -top $TOP -flatten"
     DIR=arty-a7-100t TOPV=top_ddr3.v LIBS=ip_stubs.v MEM=0x10000000 ;;
   *) die "unknown board '$BOARD' ($BOARDS)" ;;
 esac
@@ -83,8 +86,8 @@ if [ "$SOC" = 1 ]; then
   fi
   echo "FpgaTop Verilog: $VDIR" >&2
   # The core clock is the one the SoC was elaborated for (its console's
-  # divisor and the timebase come from it): the ULX3S's PLL is computed from
-  # it; the Arty's MMCM makes a fixed 50 MHz, which the config must match.
+  # divisor and the timebase come from it): the ULX3S's PLL and the Arty's
+  # MMCM divider are computed from it.
   HZ=$(python3 "$ROOT/fpga/ecp5_pll.py" --clock-of "$VDIR/FpgaTop.dts") || die "no clock in $CONFIG's device tree"
   SOC_SOURCES=("$VDIR"/*.v)
 else
@@ -95,8 +98,13 @@ if [ "$FAMILY" = ecp5 ]; then
   # (CLKOS: the SDRAM's clock pin, 90 degrees behind the core clock)
   python3 "$ROOT/fpga/ecp5_pll.py" 25000000 "$HZ" --clkos "$HZ:90" > "$OUT/pll_params.vh" ||
     die "$CONFIG's clock ($HZ Hz) cannot be made from the board's 25 MHz (fpga/ecp5_pll.py)"
-elif [ "$HZ" != "$MMCM_HZ" ]; then
-  die "$CONFIG is elaborated for $HZ Hz, but fpga/$DIR/$TOPV's MMCM makes $MMCM_HZ Hz"
+else
+  # The Arty's MMCM: 100 MHz in, VCO 1,000 MHz (x10), CLKOUT0 = 1,000 MHz /
+  # a divider of 2-128 (a whole one: exact, so the console's divisor holds).
+  (( 1000000000 % HZ == 0 && 1000000000 / HZ >= 2 && 1000000000 / HZ <= 128 )) ||
+    die "$CONFIG's clock ($HZ Hz) is not 1,000 MHz divided by a whole 2-128, which the Arty's MMCM makes exactly"
+  printf '// fpga/build.sh for %s: %s Hz from the MMCM'"'"'s 1,000 MHz VCO\nlocalparam MMCM_CORE_DIVIDE = %d;\n' \
+    "$CONFIG" "$HZ" $((1000000000 / HZ)) > "$OUT/mmcm_params.vh"
 fi
 MHZ=$(python3 -c "print($HZ / 1e6)")
 if [ "$BOARD" = ulx3s ]; then

@@ -32,7 +32,9 @@ if {$ddr3} {
   source $here/ip.tcl
 }
 
-synth_design -top $top -part $part -flatten_hierarchy rebuilt -verilog_define SYNTHESIS
+# (mmcm_params.vh, the MMCM's divider for the config's clock: fpga/build.sh
+# wrote it into the output directory)
+synth_design -top $top -part $part -flatten_hierarchy rebuilt -verilog_define SYNTHESIS -include_dirs [list $out]
 write_checkpoint -force $out/post_synth.dcp
 report_utilization -file $out/utilization_synth.rpt
 

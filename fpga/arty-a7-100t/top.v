@@ -1,6 +1,6 @@
 // Arty A7-100T (xc7a100tcsg324-1) board top around FpgaTop
 // (hw/boards/FpgaTop.scala, ArtyA7Config): the 100 MHz oscillator through an
-// MMCM to the 50 MHz core clock, reset from the red RESET button (active low)
+// MMCM to the core clock (50 MHz), reset from the red RESET button (active low)
 // synchronised and held until the MMCM locks, the console on the FT2232's
 // serial lines, and the green LEDs (docs/fpga.md, "Arty A7-100T"):
 //   led[0] heartbeat   led[1] the program passed   led[2] it failed
@@ -12,10 +12,13 @@ module arty_top (
   output wire       uart_rxd_out,  // named from the FT2232: the FPGA's TX
   input  wire       uart_txd_in    // the FPGA's RX
 );
-  // 100 MHz -> 50 MHz: VCO 1,000 MHz.
+  // 100 MHz -> the core clock: VCO 1,000 MHz, divided by MMCM_CORE_DIVIDE,
+  // which fpga/build.sh computes from the clock the config was elaborated
+  // for (20: 50 MHz).
+  `include "mmcm_params.vh"
   wire clk_mmcm, clk, fb, fb_buf, locked;
   MMCME2_BASE #(
-    .CLKIN1_PERIOD(10.0), .DIVCLK_DIVIDE(1), .CLKFBOUT_MULT_F(10.0), .CLKOUT0_DIVIDE_F(20.0),
+    .CLKIN1_PERIOD(10.0), .DIVCLK_DIVIDE(1), .CLKFBOUT_MULT_F(10.0), .CLKOUT0_DIVIDE_F(MMCM_CORE_DIVIDE),
     .BANDWIDTH("OPTIMIZED"), .STARTUP_WAIT("FALSE")
   ) mmcm (
     .CLKIN1(CLK100MHZ), .CLKFBIN(fb_buf), .CLKFBOUT(fb), .CLKOUT0(clk_mmcm), .LOCKED(locked),

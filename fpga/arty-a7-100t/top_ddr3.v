@@ -2,7 +2,8 @@
 // (ArtyA7Ddr3Config: FpgaTop brings its AXI4 memory port out). Not run
 // through Vivado: there is none on the project's machines (docs/fpga.md).
 //
-//   CLK100MHZ -> MMCM: 50 MHz core clock (clk), 200 MHz for the MIG's
+//   CLK100MHZ -> MMCM: the core clock (clk: 50 MHz, 25 in the fallback
+//                      ArtyA7Ddr3At25MHzConfig), 200 MHz for the MIG's
 //                      sys_clk_i (also its IDELAYCTRL reference, mig.prj)
 //   SoC mem (clk, 64-bit AXI4, 4-bit ids)
 //     -> arty_mem_cdc (axi_clock_converter, asynchronous)
@@ -43,11 +44,14 @@ module arty_ddr3_top (
   output wire [1:0]  ddr3_dm,
   output wire [0:0]  ddr3_odt
 );
-  // 100 MHz -> VCO 1,000 MHz -> 50 MHz (CLKOUT0) and 200 MHz (CLKOUT1).
+  // 100 MHz -> VCO 1,000 MHz -> the core clock (CLKOUT0: 1,000 MHz /
+  // MMCM_CORE_DIVIDE, which fpga/build.sh computes from the config's clock)
+  // and 200 MHz (CLKOUT1).
+  `include "mmcm_params.vh"
   wire clk_mmcm, clk200_mmcm, clk, clk200, fb, fb_buf, locked;
   MMCME2_BASE #(
     .CLKIN1_PERIOD(10.0), .DIVCLK_DIVIDE(1), .CLKFBOUT_MULT_F(10.0),
-    .CLKOUT0_DIVIDE_F(20.0), .CLKOUT1_DIVIDE(5),
+    .CLKOUT0_DIVIDE_F(MMCM_CORE_DIVIDE), .CLKOUT1_DIVIDE(5),
     .BANDWIDTH("OPTIMIZED"), .STARTUP_WAIT("FALSE")
   ) mmcm (
     .CLKIN1(CLK100MHZ), .CLKFBIN(fb_buf), .CLKFBOUT(fb), .CLKOUT0(clk_mmcm), .CLKOUT1(clk200_mmcm),

@@ -143,8 +143,17 @@ class WithMemoryOnBoard extends Config((site, here, up) => {
   * with the MIG (mig.prj) through an AXI clock converter; the debug
   * module's JTAG port on Pmod JA (WithJtagDebug). Everything else as
   * ArtyA7Config; OpenSBI and its payloads run as in simulation. */
-class ArtyA7Ddr3Config extends Config(
+class ArtyA7Ddr3Config extends Config(new WithArtyDdr3(50000000))
+
+/** The same at 25 MHz, the fallback should 50 MHz not close timing (two
+  * harts fill 77-79% of the LUT6s): fpga/build.sh arty-a7-100t-ddr3-25mhz
+  * sets the MMCM's divider from this config's clock. */
+class ArtyA7Ddr3At25MHzConfig extends Config(new WithArtyDdr3(25000000))
+
+/** The Arty's DDR3 SoC at `clockHz` (1 Mbit/s on the console, which must
+  * divide it). */
+class WithArtyDdr3(clockHz: Int) extends Config(
   new WithJtagDebug ++
   new WithMemoryOnBoard ++
-  new WithBoard(50000000, 1000000, 256 << 20) ++
+  new WithBoard(clockHz, 1000000, 256 << 20) ++
   new Shootdown2HartConfig)
