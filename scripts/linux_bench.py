@@ -294,8 +294,8 @@ def passing_samples(rows):
     return samples
 
 
-def summary(rows, harts_list, stamp_line):
-    out = ["# Linux benchmarks on the SoC", "", stamp_line, "", "Benchmark values are loops per million cycles (higher is faster); other phases are cycles "
+def summary(rows, harts_list, stamp_line, title="Linux benchmarks on the SoC"):
+    out = [f"# {title}", "", stamp_line, "", "Benchmark values are loops per million cycles (higher is faster); other phases are cycles "
            "(lower is faster). Ratio = the configuration's median over stock's, with its 95% BCa bootstrap "
            "interval; p = two-sided Mann-Whitney U against stock, Holm-corrected across the benchmarks of a "
            "configuration and hart count.", ""]
@@ -585,7 +585,8 @@ def main(argv):
     fields = ["harts", "config", "boot", "seed", "status", "phase", "cycles", "value", "shootdown_ipis", "mmode_cycles",
               "held_cycles", "walk_cycles", "wait_cycles", "reclaimed", "requests", "direct"]
     tables.write_csv(results_dir / f"{name}.csv", rows, fields)
-    text = summary(rows, opts.harts, stamp_line)
+    text = summary(rows, opts.harts, stamp_line,
+                   *(["Linux benchmarks on the SoC, each boot of its own"] if opts.boot_seeds else []))
     if opts.boot_seeds:
         text += "\n" + "\n".join(boot_effect(rows, opts.harts))
     (results_dir / f"{name}.md").write_text(text + "\n")
