@@ -459,7 +459,8 @@ def shortfall(rows, harts):
 
 def plot(rows, png):
     """Every sample: a panel per benchmark (columns) and hart count (rows),
-    a column of dots per configuration."""
+    a column of dots per configuration, split into a narrow column per
+    boot where the boots are the samples' own (--boot-seeds)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -468,18 +469,21 @@ def plot(rows, png):
     if not ok:
         return
     configs = [c for c in CONFIGS if any(r["config"] == c for r in ok)]
+    boots = sorted({r["boot"] for r in ok if r.get("boot") is not None})
     fig, axes = plt.subplots(len(harts), len(phases), figsize=(2.6 * len(phases), 3.4 * len(harts)), squeeze=False)
     for row, h in zip(axes, harts):
         for ax, phase in zip(row, phases):
             for i, config in enumerate(configs):
-                ys = [r["value"] for r in ok if (r["harts"], r["phase"], r["config"]) == (h, phase, config)]
-                ax.scatter([i] * len(ys), ys, s=12, alpha=0.7)
+                mine = [r for r in ok if (r["harts"], r["phase"], r["config"]) == (h, phase, config)]
+                xs = [i + (0.1 * (boots.index(r["boot"]) - (len(boots) - 1) / 2) if boots else 0) for r in mine]
+                ax.scatter(xs, [r["value"] for r in mine], s=12, alpha=0.7)
             ax.set_xticks(range(len(configs)))
             ax.set_xticklabels(configs, rotation=30, ha="right", fontsize=7)
             ax.set_title(f"{phase}, {h} harts", fontsize=8)
             ax.set_ylabel("loops / M-cycle" if is_bench(phase) else "cycles", fontsize=7)
             ax.tick_params(labelsize=7)
-    fig.suptitle("Linux benchmarks on Rocket (Verilator): every sample, one seed of memory jitter each", fontsize=9)
+    fig.suptitle("Linux benchmarks on Rocket (Verilator): every sample, one seed of memory jitter each" +
+                 (f"; a narrow column per boot ({len(boots)} a configuration)" if boots else ""), fontsize=9)
     fig.tight_layout()
     fig.savefig(png, dpi=120)
     plt.close(fig)
