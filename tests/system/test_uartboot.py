@@ -11,6 +11,7 @@ import sys
 import pytest
 
 import board_run
+import checkpoint_info
 from harness import ROOT, Run, assert_no_stale_translation, board_sim, channel_irq_sources, counters, describe, \
     firmware, firmware_with_kernel, model, program
 from litmus_lang.judge import judge, parse, tests as litmus_tests
@@ -193,11 +194,15 @@ def test_opensbi_and_a_payload_preloaded_into_the_sdram_boot_from_it(tmp_path):
     assert tool.status == 0 and run.status == 0, both(tool, run)
     saved = [int(c) for c in re.findall(r"\[board\] checkpoint at cycle (\d+):", run.stderr)]
     assert len(saved) >= 2, both(tool, run)
+    _, cycle, console = checkpoint_info.read(ckpt)  # what fpga/tools/checkpoint_info.py shows
+    assert cycle == saved[-1] and b"OpenSBI" in console, (cycle, console)
     again_tool, again = boot(fw, sim=sim, bit_cycles=25, max_cycles=40_000_000, restore=ckpt)
     assert again_tool.status == 0 and again.status == 0, both(again_tool, again)
     assert f"[board] restored at cycle {saved[-1]} from" in again.stderr, both(again_tool, again)
     assert board_run.board_cycles(again.stderr) == board_run.board_cycles(run.stderr), both(again_tool, again)
     assert "OpenSBI" in tool.stdout and again_tool.stdout.endswith(tool.stdout), both(again_tool, again)
+    # (the tool's output read as text: its line ends made "\n")
+    assert again_tool.stdout.startswith(console.decode().replace("\r\n", "\n")), both(again_tool, again)
 
 
 def test_the_board_refuses_to_preload_where_its_loader_lives(tmp_path):
