@@ -590,7 +590,7 @@ def main(argv):
               "held_cycles", "walk_cycles", "wait_cycles", "reclaimed", "requests", "direct"]
     tables.write_csv(results_dir / f"{name}.csv", rows, fields)
     text = summary(rows, opts.harts, stamp_line,
-                   *(["Linux benchmarks on the SoC, each boot of its own"] if opts.boot_seeds else []))
+                   "Linux benchmarks on the SoC" + (", each boot of its own" if opts.boot_seeds else ""))
     if opts.boot_seeds:
         text += "\n" + "\n".join(boot_effect(rows, opts.harts))
     (results_dir / f"{name}.md").write_text(text + "\n")
