@@ -70,14 +70,17 @@ def boot(sim, elf, *tool_args, max_cycles=200_000_000, timeout=900, bit_cycles=5
 
 def checkpoint_for(sim, elf):
     """Where a run of `elf` on the board simulator `sim` keeps its
-    checkpoint: in the project's cache, keyed by the model (its path names
-    its build) and the program's bytes, so that a run of hours stopped
-    with its process (a session's end) goes on from there when started
-    again with the same inputs, and a changed input starts afresh."""
-    key = hashlib.sha256(str(sim).encode() + b"\0" + pathlib.Path(elf).read_bytes()).hexdigest()[:16]
+    checkpoint: in the project's cache, keyed by the model (the key of
+    what Verilator read, which fpga/sim/build.sh writes beside it and the
+    checkpoint carries: a harness edit keeps it) and the program's bytes,
+    so that a run of hours stopped with its process (a session's end)
+    goes on from there when started again with the same inputs, and a
+    changed input starts afresh."""
+    model = (pathlib.Path(sim).parent / "model-key").read_text().strip()
+    key = hashlib.sha256(model.encode() + b"\0" + pathlib.Path(elf).read_bytes()).hexdigest()[:16]
     d = sweep.cache_root() / "board-checkpoints"
     d.mkdir(parents=True, exist_ok=True)
-    return d / f"{pathlib.Path(sim).parent.name}-{key}.ckpt"
+    return d / f"{model}-{key}.ckpt"
 
 
 def board_cycles(stderr):

@@ -4,16 +4,20 @@ from LiteDRAM (pinned in fpga/litedram/requirements.txt) as one Verilog
 module, `litedram_ulx3s`, for the board SoC's memory port:
 
   AXI4 slave, 64 bits (the SoC's memory port; addresses taken modulo the
-  32 MiB)  -> LiteX's AXI2Wishbone (one beat at a time: bursts are split)
-  -> a 64-bit Wishbone port, LiteDRAMWishbone2Native, LiteDRAM's native
-  down-converter to the chip's 16 bits -> LiteDRAMCore (its bank machines,
-  refresher, multiplexer) -> GENSDRPHY at 1:1, CAS latency 2
-  -> the pins, with DQ as dq_o / dq_oe / dq_i (the board top makes the
-  tristate; the simulation joins it to fpga/sim/sdr_sdram.sv).
+  32 MiB)  -> AXI2Native, below: each burst streamed as commands of the
+  chip's 16 bits onto a LiteDRAM native port of that width, one a cycle
+  -> LiteDRAMCore (its bank machines, refresher, multiplexer)
+  -> GENSDRPHY at 1:1, CAS latency 2 -> the pins, with DQ as dq_o / dq_oe
+  / dq_i (the board top makes the tristate; the simulation joins it to
+  fpga/sim/sdr_sdram.sv).
 
-This is what LiteX itself builds for a 64-bit CPU on narrow DRAM; the
-native 64-bit AXI port (LiteDRAMAXI2Native on a 64-bit crossbar port) is
-not used: an earlier attempt through it wrote nothing (docs/fpga.md).
+Not LiteDRAM's 64-bit AXI port (LiteDRAMAXI2Native through its native
+down-converter): an earlier attempt through it wrote nothing. Not LiteX's
+path for a 64-bit CPU on narrow DRAM either (AXI2Wishbone,
+LiteDRAMWishbone2Native), which the board had first: it takes a burst a
+beat at a time and waits out each beat, 118 cycles a cache line read
+against 41-44 here, and Linux on the board spent its time in its timer
+ticks (docs/fpga.md).
 
 The chip is MT48LC16M16 (IS42S16160 has the same geometry and looser or
 equal timings at this clock), except that the refresh interval is taken
@@ -36,14 +40,12 @@ import pathlib
 import re
 import sys
 
-from migen import Array, Cat, Constant, FSM, If, Module, NextState, NextValue, Record, Signal
+from migen import Array, Cat, Constant, FSM, If, Module, Mux, NextState, NextValue, Record, Signal, log2_int
 from migen.fhdl.specials import Tristate
 from litex.gen.fhdl import verilog
-from litex.soc.interconnect import csr_bus, wishbone
+from litex.soc.interconnect import csr_bus, stream
 from litex.soc.interconnect.axi import AXIInterface
-from litex.soc.interconnect.axi.axi_full_to_wishbone import AXI2Wishbone
 from litedram.core import LiteDRAMCore
-from litedram.frontend.wishbone import LiteDRAMWishbone2Native
 from litedram.modules import MT48LC16M16, _TechnologyTimings
 from litedram.phy import GENSDRPHY
 
@@ -93,6 +95,108 @@ class InitSequencer(Module):
         fsm.act("DONE", self.done.eq(1))
 
 
+class AXI2Native(Module):
+    """An AXI4 slave of 64 bits streaming each burst onto a narrower
+    LiteDRAM native port (the chip's 16 bits): every beat is `ratio`
+    commands of the port's width, issued one a cycle as the controller
+    takes them, so that a cache line's 32 accesses follow one another in
+    the open row (LiteX's AXI2Wishbone and LiteDRAMWishbone2Native went
+    through them a beat at a time, waiting out each beat's latency: a line
+    read took 118 cycles, here 40-odd). One burst at a time, reads and
+    writes taking turns when both wait, responses in order.
+
+    Reads: the controller pushes read data without flow control, so a
+    command is issued only while the read FIFO has room for its data
+    (`depth` chunks in flight); four chunks make a beat, the first in the
+    low bits. A narrow read gets the whole 64-bit word holding it.
+    Writes: each command's chunk and byte enables go into a FIFO as the
+    command is taken, which feeds the port's write data in command order;
+    the response waits until the port has taken the burst's last chunk.
+    INCR bursts, and FIXED or WRAP ones of a single beat (all Rocket's
+    TileLink-to-AXI4 bridge issues); another burst, or a beat wider than
+    the bus, is answered SLVERR and writes nothing."""
+
+    def __init__(self, axi, port, depth=32):
+        dw = len(port.wdata.data)
+        ratio = len(axi.w.data) // dw
+        ar, aw, w, r, b = axi.ar, axi.aw, axi.w, axi.r, axi.b
+        shift = log2_int(len(axi.w.data) // 8)  # bytes a beat, as a shift
+        busy, reading, prefer_write = Signal(), Signal(), Signal()
+        ident, resp, size = Signal(len(ar.id)), Signal(2), Signal(3)
+        byte = Signal(len(ar.addr))
+        to_issue, to_answer = Signal(9), Signal(9)  # beats whose commands / whose answers are to come
+        chunk = Signal(max=max(ratio, 2))
+        inflight = Signal(max=depth + 1)
+        self.submodules.rfifo = rfifo = stream.SyncFIFO([("data", dw)], depth)
+        self.submodules.wfifo = wfifo = stream.SyncFIFO([("data", dw), ("we", dw // 8)], 4 * ratio)
+
+        # Taking a burst.
+        take_ar, take_aw = Signal(), Signal()
+        self.comb += [
+            take_ar.eq(~busy & ar.valid & (~aw.valid | ~prefer_write)),
+            take_aw.eq(~busy & aw.valid & ~take_ar),
+            ar.ready.eq(take_ar), aw.ready.eq(take_aw),
+        ]
+        for take, c, is_read in ((take_ar, ar, 1), (take_aw, aw, 0)):
+            bad = ((c.burst != 1) & (c.len != 0)) | (c.size > shift)
+            self.sync += If(take,
+                busy.eq(1), reading.eq(is_read), prefer_write.eq(is_read), ident.eq(c.id),
+                resp.eq(Mux(bad, 2, 0)), size.eq(c.size), byte.eq(c.addr),
+                to_issue.eq(c.len + 1), to_answer.eq(c.len + 1), chunk.eq(0))
+
+        # Commands: a beat's `ratio` chunks, then the next beat's address.
+        writing = busy & ~reading
+        issue = Signal()
+        self.comb += [
+            issue.eq(busy & (to_issue != 0) & Mux(reading, inflight < depth, w.valid & wfifo.sink.ready)),
+            port.cmd.valid.eq(issue),
+            port.cmd.we.eq(~reading),
+            port.cmd.addr.eq(Cat(chunk, byte[shift:])),
+        ]
+        taken = port.cmd.valid & port.cmd.ready
+        step = Array(Constant(1 << n, len(byte)) for n in range(8))
+        self.sync += If(taken,
+            chunk.eq(chunk + 1),
+            If(chunk == ratio - 1, chunk.eq(0), to_issue.eq(to_issue - 1), byte.eq(byte + step[size])))
+
+        # Write data, in command order; the beat is taken with its last chunk.
+        wdata = Array(w.data[i * dw:(i + 1) * dw] for i in range(ratio))
+        wstrb = Array(w.strb[i * dw // 8:(i + 1) * dw // 8] for i in range(ratio))
+        self.comb += [
+            wfifo.sink.valid.eq(taken & writing),
+            wfifo.sink.data.eq(wdata[chunk]),
+            wfifo.sink.we.eq(Mux(resp == 0, wstrb[chunk], 0)),
+            w.ready.eq(taken & writing & (chunk == ratio - 1)),
+            port.wdata.valid.eq(wfifo.source.valid),
+            port.wdata.data.eq(wfifo.source.data),
+            port.wdata.we.eq(wfifo.source.we),
+            wfifo.source.ready.eq(port.wdata.ready),
+            b.valid.eq(writing & (to_issue == 0) & ~wfifo.source.valid & ~wfifo.sink.valid),
+            b.id.eq(ident), b.resp.eq(resp),
+        ]
+
+        # Read data: chunks into beats, the next beat filling as one leaves.
+        acc, have = Signal(len(r.data)), Signal(max=ratio + 1)
+        pop, sent = Signal(), Signal()
+        self.comb += [
+            port.rdata.ready.eq(1),
+            rfifo.sink.valid.eq(port.rdata.valid),
+            rfifo.sink.data.eq(port.rdata.data),
+            r.valid.eq(have == ratio), r.data.eq(acc), r.id.eq(ident), r.resp.eq(resp), r.last.eq(to_answer == 1),
+            sent.eq(r.valid & r.ready),
+            pop.eq(rfifo.source.valid & ((have != ratio) | r.ready)),
+            rfifo.source.ready.eq(pop),
+        ]
+        self.sync += [
+            If(pop, acc.eq(Cat(acc[dw:], rfifo.source.data)), have.eq(Mux(sent, 1, have + 1))
+            ).Elif(sent, have.eq(0)),
+            inflight.eq(inflight + (taken & reading) - pop),
+        ]
+        # A burst ends with its last answer.
+        self.sync += If((sent & (to_answer == 1)) | (b.valid & b.ready), busy.eq(0))
+        self.sync += If(sent | (b.valid & b.ready), to_answer.eq(to_answer - 1))
+
+
 class SplitTristate:
     """Lowers the PHY's DQ tristate to separate ports of the top."""
     top = None
@@ -126,12 +230,10 @@ class Top(Module):
         self.submodules.init = InitSequencer(csr, regs, clock_hz, cl=self.phy.settings.cl)
         self.init_done = Signal()
         self.comb += self.init_done.eq(self.init.done)
-        # The SoC's port: AXI4 -> Wishbone -> native, 64 to 16 bits.
+        # The SoC's port: AXI4 bursts streamed onto the native port, 64 to 16 bits.
         port = self.sdram.crossbar.get_port()
         self.axi = AXIInterface(data_width=64, address_width=25, id_width=4)
-        bus = wishbone.Interface(data_width=64, adr_width=port.address_width - 2, addressing="word")
-        self.submodules.axi2wb = AXI2Wishbone(self.axi, bus)
-        self.submodules.wb2native = LiteDRAMWishbone2Native(bus, port)
+        self.submodules.axi2native = AXI2Native(self.axi, port)
         self.dq_o, self.dq_oe, self.dq_i = Signal(16), Signal(16), Signal(16)
         # The AXI4 port under AXI's own names (LiteX's streams have more).
         a = self.axi

@@ -26,7 +26,9 @@
 // docs/fpga.md). What is saved: the model's every variable (Verilator
 // --savable: the SoC, the controller, the chip's 32 MiB), the cycle and the
 // serial bridge with what it has received. Not the JTAG adapter: no
-// +jtag with either.
+// +jtag with +checkpoint, but a restored run may have a debugger (the
+// adapter starts afresh, as openocd starts by resetting the TAP): a run
+// that went wrong hours in can be looked into from its last checkpoint.
 //
 //   board-sim +uart=PORT [+uart-bit-cycles=N] [+max-cycles=N] [+jtag=PORT] [+load=ELF | +restore=FILE]
 //             [+checkpoint=FILE [+checkpoint-every=N]]
@@ -164,8 +166,8 @@ int main(int argc, char** argv) {
   if (jtag_port >= 0) usage("+jtag: this board top has no JTAG port (only the SDRAM board's has)");
 #endif
   if (!load.empty() && !restore.empty()) usage("+load and +restore: a restored run has its program in memory already");
-  if (jtag_port >= 0 && !(checkpoint.empty() && restore.empty()))
-    usage("+jtag with +checkpoint or +restore: the JTAG adapter's state is not saved");
+  if (jtag_port >= 0 && !checkpoint.empty())
+    usage("+jtag with +checkpoint: the JTAG adapter's state is not saved");
   if (checkpoint_every == 0) usage("+checkpoint-every wants 1 or more cycles");
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(argc, argv);  // the SDRAM model reads +sdram-trace
@@ -191,7 +193,7 @@ int main(int argc, char** argv) {
   if (!checkpoint.empty()) uart.record();
   unsigned long long cycle = 0;
   if (!restore.empty()) cycle = restore_checkpoint(restore, *top, uart);
-  const unsigned long long restore_cycle = restore.empty() ? 0 : cycle;
+  const unsigned long long first_cycle = cycle;  // not saved again
   err = uart.listen_and_accept((unsigned)port);
   if (!err.empty()) {
     std::fprintf(stderr, "board-sim: %s\n", err.c_str());
@@ -216,7 +218,7 @@ int main(int argc, char** argv) {
   }
   int status = 3;
   for (; cycle < max_cycles; cycle++) {
-    if (!checkpoint.empty() && cycle % checkpoint_every == 0 && cycle > 0 && restore_cycle != cycle)
+    if (!checkpoint.empty() && cycle % checkpoint_every == 0 && cycle != first_cycle)
       save_checkpoint(checkpoint, *top, cycle, uart);
     top->clk_25mhz = 1;
     top->eval();

@@ -25,18 +25,25 @@ mapfile -t VERILOG < <(VERILOG_ONLY=1 "$ROOT/fpga/build.sh" "$BOARD")
 VDIR="${VERILOG[0]}"
 PLL="${VERILOG[1]}"
 GENERATED=("${VERILOG[@]:2}")
-KEY=$(printf '%s %s %s %s' "$(basename "$VDIR")" "$(verilator --version)" \
+# The model's key: what Verilator reads (stored in every checkpoint, which
+# only a model of the same key restores); the build's adds the harness it
+# is compiled with, so that a harness edit rebuilds without orphaning
+# checkpoints.
+MODEL_KEY=$(printf '%s %s %s %s' "$(basename "$VDIR")" "$(verilator --version)" \
   "$(for f in "${GENERATED[@]}"; do basename "$(dirname "$f")"; done)" \
-  "$(hash_inputs "$ROOT/fpga/ulx3s" "$ROOT/fpga/common" "$ROOT/fpga/sim" "$ROOT/fpga/ecp5_pll.py" \
-     $(board_host_inputs) < /dev/null)" \
+  "$(hash_inputs "$ROOT/fpga/ulx3s" "$ROOT/fpga/common" "$ROOT/fpga/ecp5_pll.py" \
+     $(find "$ROOT/fpga/sim" -maxdepth 1 \( -name '*.v' -o -name '*.sv' \) | LC_ALL=C sort) < /dev/null)" \
+  | sha256sum | cut -c1-16)
+KEY=$(printf '%s %s' "$MODEL_KEY" "$(hash_inputs "$ROOT/fpga/sim" $(board_host_inputs) < /dev/null)" \
   | sha256sum | cut -c1-16)
 OUT="$CACHE/board-sim/$BOARD-$KEY"
 cached_or_lock "$OUT/board-sim" "$CACHE/board-sim/.lock"
 step "building the exact $BOARD board top's Verilator model (about 3 min)"
 rm -rf "$OUT.tmp" && mkdir -p "$OUT.tmp"
 cp "$PLL" "$OUT.tmp/pll_params.vh"
-printf '#include "V%s.h"\n#define VTOP V%s\n#define BOARD_SIM_KEY "%s"\n' "$TOPMOD" "$TOPMOD" "$BOARD-$KEY" \
+printf '#include "V%s.h"\n#define VTOP V%s\n#define BOARD_SIM_KEY "%s"\n' "$TOPMOD" "$TOPMOD" "$BOARD-$MODEL_KEY" \
   > "$OUT.tmp/vtop.h"
+echo "$BOARD-$MODEL_KEY" > "$OUT.tmp/model-key"  # board_run.checkpoint_for's
 VFILES=$(find "$VDIR" -maxdepth 1 \( -name '*.v' -o -name '*.sv' \) | LC_ALL=C sort)
 run_logged "$BUILD/logs/board-sim-$BOARD.log" verilator --cc --exe --build --no-timing -Wno-fatal -Wno-lint \
   -Wno-style -O3 --savable --x-assign fast --x-initial fast --noassert +define+SYNTHESIS --top-module "$TOPMOD" \

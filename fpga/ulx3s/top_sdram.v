@@ -1,8 +1,8 @@
 // ULX3S (LFE5U-85F) board top with the board's 32 MiB SDRAM as main memory
 // (Ulx3sSdramConfig): as top.v (clock, reset, console, LEDs; docs/fpga.md,
 // "ULX3S"), and FpgaTop's AXI4 memory port served by litedram_ulx3s, the
-// controller fpga/litedram/gen.py generates (AXI4 -> Wishbone -> LiteDRAM,
-// GENSDRPHY at the core clock). The SoC is held in reset until the
+// controller fpga/litedram/gen.py generates (AXI4 bursts streamed onto a
+// 16-bit LiteDRAM native port, GENSDRPHY at the core clock). The SoC is held in reset until the
 // controller has run the chip's power-up sequence (init_done, 200 us after
 // the board's reset ends). The chip's clock pin is the PLL's CLKOS, at the
 // core clock 90 degrees behind it, driven out through an ODDRX1F so that
