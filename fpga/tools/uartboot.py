@@ -225,7 +225,12 @@ def main():
     except ImportError:
         die("needs pyserial (pip install pyserial; the project's venv has it)")
     try:
-        port = serial.serial_for_url(a.port, baudrate=a.baud, timeout=0.05)
+        port = serial.serial_for_url(a.port, baudrate=a.baud, timeout=0.05, do_not_open=True)
+        if a.attach:
+            # pyserial's socket:// opens by discarding what has arrived,
+            # which for a restored simulation is the console's replay.
+            port.reset_input_buffer = lambda: None
+        port.open()
     except (serial.SerialException, ValueError) as e:
         die(f"cannot open '{a.port}': {e}")
 

@@ -78,13 +78,14 @@ class WithDelayRamBytes(bytes: Int) extends Config((site, here, up) => {
 
 /** The ULX3S's harts, shrunk to fit the ECP5-85F's 83,640 LUT4s with the
   * unit and its agents as simulated (the simulated SoC takes 102,847;
-  * docs/fpga.md has the accounting): direct-mapped 4 KiB L1 caches,
+  * docs/fpga.md has the accounting): L1 caches of `cacheWays` 4 KiB ways
+  * (direct-mapped when block RAM must hold main memory too),
   * 8-entry L1 TLBs, a 128-entry L2 TLB, no BTB, a one-bit-a-cycle
   * multiplier, no debug triggers and 64 bytes of delay RAM. */
-class WithUlx3sCores extends Config(
+class WithUlx3sCores(cacheWays: Int = 1) extends Config(
   new WithDelayRamBytes(64) ++
   new WithSmallerCores(SmallerCores(
-    cacheWays = 1,
+    cacheWays = cacheWays,
     l1TLBEntries = 8,
     l2TLBEntries = 128,
     btb = None,
@@ -115,18 +116,23 @@ class Ulx3sConfig extends Config(
 /** The ULX3S with its 32 MiB SDRAM as main memory: FpgaTop's memory port
   * goes out to the board top (fpga/ulx3s/top_sdram.v), which serves it
   * with the controller fpga/litedram/gen.py generates; the debug module's
-  * JTAG port on the GPIO header (WithJtagDebug). */
+  * JTAG port on the GPIO header (WithJtagDebug). Block RAM no longer
+  * holds main memory, so the harts keep the simulated SoC's 16 KiB 4-way
+  * L1 caches: with direct-mapped 4 KiB ones and a 16-bit SDRAM they ran
+  * Linux at 0.09 instructions a cycle, their timer ticks taking most of
+  * their time (docs/fpga.md). */
 class Ulx3sSdramConfig extends Config(
   new WithJtagDebug ++
   new WithMemoryOnBoard ++
   new WithBoard(25000000, 1000000, 32 << 20) ++
-  new WithUlx3sCores ++
+  new WithUlx3sCores(cacheWays = 4) ++
   new Shootdown2HartConfig)
 
 /** The ULX3S's harts (WithUlx3sCores) on the simulated SoC's memory,
   * console and finisher: what the board's shrunk cores do, told apart from
-  * what its SDRAM path and 25 MHz do (scripts/build-model.sh 2 board-cores). */
-class Ulx3sCoresSimConfig extends Config(new WithUlx3sCores ++ new Shootdown2HartConfig)
+  * what its SDRAM path and 25 MHz do (scripts/build-model.sh 2 board-cores):
+  * the SDRAM board's harts. */
+class Ulx3sCoresSimConfig extends Config(new WithUlx3sCores(cacheWays = 4) ++ new Shootdown2HartConfig)
 
 /** Digilent Arty A7-100T (fpga/arty-a7-100t): the 2-hart SoC as simulated
   * (63,400 LUT6s hold it), 50 MHz, 1 Mbit/s on the FT2232's serial port,
