@@ -12,7 +12,7 @@ import pytest
 
 import board_run
 import checkpoint_info
-from harness import ROOT, Run, assert_no_stale_translation, board_sim, channel_irq_sources, counters, describe, \
+from harness import BUILD, ROOT, Run, assert_no_stale_translation, board_sim, channel_irq_sources, counters, describe, \
     firmware, firmware_with_kernel, model, program
 from litmus_lang.judge import judge, parse, tests as litmus_tests
 
@@ -241,13 +241,18 @@ def resumable_board_run(fw, max_cycles, timeout):
     board's time) in the cache, keyed by the model and the firmware
     (board_run.checkpoint_for), and a run of the same inputs goes on from
     it; a run that ended, passed or not, removes it and the next starts
-    afresh. Returns boot()'s (tool's Run, simulation's Run): the restored
-    run's console from the line's start."""
+    afresh. The run's console and the simulator's last words (its cycles)
+    are kept in build/logs/board-<firmware's directory>.log, passed or
+    not: what docs/fpga.md quotes. Returns boot()'s (tool's Run,
+    simulation's Run): the restored run's console from the line's start."""
     sim = board_sim("ulx3s")
     ckpt = board_run.checkpoint_for(sim, fw)
     tool, run = boot(fw, sim=sim, bit_cycles=25, max_cycles=max_cycles, timeout=timeout, preload=True,
                      checkpoint=ckpt, restore=ckpt if ckpt.exists() else None)
     ckpt.unlink(missing_ok=True)
+    log = BUILD / "logs" / f"board-{fw.parent.name}.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_text(both(tool, run))
     return tool, run
 
 
