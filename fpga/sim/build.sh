@@ -25,13 +25,13 @@ mapfile -t VERILOG < <(VERILOG_ONLY=1 "$ROOT/fpga/build.sh" "$BOARD")
 VDIR="${VERILOG[0]}"
 PLL="${VERILOG[1]}"
 GENERATED=("${VERILOG[@]:2}")
-# The model's key: what Verilator reads (stored in every checkpoint, which
-# only a model of the same key restores); the build's adds the harness it
-# is compiled with, so that a harness edit rebuilds without orphaning
-# checkpoints.
+# The model's key: what Verilator reads, and this script with its options
+# (stored in every checkpoint, which only a model of the same key
+# restores); the build's adds the harness it is compiled with, so that a
+# harness edit rebuilds without orphaning checkpoints.
 MODEL_KEY=$(printf '%s %s %s %s' "$(basename "$VDIR")" "$(verilator --version)" \
   "$(for f in "${GENERATED[@]}"; do basename "$(dirname "$f")"; done)" \
-  "$(hash_inputs "$ROOT/fpga/ulx3s" "$ROOT/fpga/common" "$ROOT/fpga/ecp5_pll.py" \
+  "$(hash_inputs "$ROOT/fpga/ulx3s" "$ROOT/fpga/common" "$ROOT/fpga/ecp5_pll.py" "$HERE/build.sh" \
      $(find "$ROOT/fpga/sim" -maxdepth 1 \( -name '*.v' -o -name '*.sv' \) | LC_ALL=C sort) < /dev/null)" \
   | sha256sum | cut -c1-16)
 KEY=$(printf '%s %s' "$MODEL_KEY" "$(hash_inputs "$ROOT/fpga/sim" $(board_host_inputs) < /dev/null)" \
