@@ -68,6 +68,7 @@ unsigned long long number(const std::string& arg, const std::string& value) {
   return v;
 }
 
+#ifdef BOARD_SIM_KEY  // a --savable build (fpga/sim/build.sh; not the gate-level one)
 // A checkpoint file: this tag, the model it was made by (BOARD_SIM_KEY,
 // the build's cache key, from vtop.h), the cycle, the serial bridge's
 // state, then Verilator's serialisation of the model (its own header and
@@ -137,6 +138,10 @@ unsigned long long restore_checkpoint(const std::string& path, VTOP& top, UartBr
   is.close();
   return cycle;
 }
+#else
+void save_checkpoint(const std::string&, VTOP&, unsigned long long, const UartBridge&) {}
+unsigned long long restore_checkpoint(const std::string&, VTOP&, UartBridge&) { return 0; }
+#endif
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -169,6 +174,10 @@ int main(int argc, char** argv) {
   if (jtag_port >= 0 && !checkpoint.empty())
     usage("+jtag with +checkpoint: the JTAG adapter's state is not saved");
   if (checkpoint_every == 0) usage("+checkpoint-every wants 1 or more cycles");
+#ifndef BOARD_SIM_KEY
+  if (!(checkpoint.empty() && restore.empty()))
+    usage("+checkpoint and +restore: this model is not built to save its state (fpga/sim/build.sh's is)");
+#endif
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(argc, argv);  // the SDRAM model reads +sdram-trace
   auto top = std::make_unique<VTOP>(ctx.get());
