@@ -70,7 +70,7 @@ unsigned long long number(const std::string& arg, const std::string& value) {
 
 #ifdef BOARD_SIM_KEY  // a --savable build (fpga/sim/build.sh; not the gate-level one)
 // A checkpoint file: this tag, the model it was made by (BOARD_SIM_KEY,
-// the build's cache key, from vtop.h), the cycle, the serial bridge's
+// the key of what Verilator read, from vtop.h), the cycle, the serial bridge's
 // state, then Verilator's serialisation of the model (its own header and
 // trailer). The cycle is the loop's: the state between two cycles, the
 // clock low.
