@@ -8,8 +8,10 @@ where it has them.
 --publish copies build/results/NAME.{md,csv,png} and NAME-*.png (what the command last
 wrote here) into docs/results/ first; --check makes nothing and exits 1 if
 docs/results.md is not what the fragments make (a test runs it). After
-writing, lists the fragments whose inputs (hw/, sim/, sw/) changed since
-the commit their stamp names: their figures are stale."""
+writing, lists the fragments whose inputs (the paths their stamp names:
+hw/, sim/, sw/ but not hw/boards/ for the simulated SoC's, fpga/ too for
+the board's) changed since the commit their stamp names: their figures are
+stale."""
 import argparse
 import pathlib
 import re
@@ -18,7 +20,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from results import tables  # noqa: E402
+from results import stamp, tables  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -118,17 +120,19 @@ def fragments(results=DOCS / "results"):
 
 
 def stale(made):
-    """[(name, rev, commits to hw/ sim/ sw/ since rev)] for the fragments
-    (fragments()) whose stamp names a commit and whose inputs changed since."""
+    """[(name, rev, commits to its inputs since rev, the inputs in words)]
+    for the fragments (fragments()) whose stamp names a commit and whose
+    inputs, the paths the stamp names (stamp.stamped_paths), changed since."""
     found = []
     for name, got in made.items():
         m = got and REV.search(got[1])
         if not m:
             continue
-        git = subprocess.run(["git", "-C", str(ROOT), "rev-list", "--count", f"{m[1]}..HEAD", "--", "hw", "sim", "sw"],
-                             capture_output=True, text=True)
+        paths = stamp.stamped_paths(got[1])
+        git = subprocess.run(["git", "-C", str(ROOT), "rev-list", "--count", f"{m[1]}..HEAD", "--",
+                              *stamp.pathspecs(paths)], capture_output=True, text=True)
         if git.returncode == 0 and int(git.stdout) > 0:
-            found.append((name, m[1], int(git.stdout)))
+            found.append((name, m[1], int(git.stdout), stamp.describe(paths)))
     return found
 
 
@@ -166,8 +170,8 @@ def main(argv):
     except ValueError as e:
         sys.exit(f"results: {e}")
     print(f"wrote {PAGE.relative_to(ROOT)}")
-    for name, rev, n in stale(made):
-        print(f"    stale: {name} (inputs as of {rev}; {n} commits to hw/, sim/, sw/ since)")
+    for name, rev, n, paths in stale(made):
+        print(f"    stale: {name} (inputs as of {rev}; {n} commits to {paths} since)")
     return 0
 
 
