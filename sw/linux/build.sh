@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# build.sh [--stock] [--quick | --bench[=LIST]] [--mutant NAME] : prints the path of the test kernel's Image,
+# build.sh [--stock] [--quick | --bench[=LIST]] [--mutant NAME | --variant NAME] [--build N] : prints the
+# path of the test kernel's Image,
 # building (and caching) it when missing: the pinned linux-source tarball
 # (UPSTREAM) with `series` applied (none with --stock), tinyconfig plus
 # config/shootdown.config, and the nolibc /init of init/ built in as the
@@ -10,17 +11,29 @@
 # linux-bench); --bench=LIST: only those LIST names (comma-separated, e.g.
 # tlb-flush2,mprotect), written into /bench. Either shares its flavour's tree and objects, so it costs
 # a relink.
-# --mutant NAME: the port with mutants/NAME.patch applied after the series,
-# a kernel broken on purpose that a test must catch (its own tree and
-# objects: a full build).
+# Every flavour, stock included, gets measure/*.patch after the series:
+# counters of the flushes the kernel asks for, by kind (debugfs
+# tlb_flush_kinds), which the benchmarks check their loops' shape against
+# on every kernel alike.
+# --mutant NAME: the port with mutants/NAME.patch applied after those, a
+# kernel broken on purpose that a test must catch (its own tree and
+# objects: a full build). --variant NAME: the same with variants/NAME.patch,
+# a kernel that does something else on purpose, for a benchmark to compare
+# (broadcast: every flush to every CPU).
+# --build N: the N-th build of the same inputs (1, the default, is the
+# reproducible one): its banner says build N of host shootdown-bN, so its
+# image's layout moves as a rebuild's would; make linux-bench measures over
+# builds. A relink of the flavour's objects.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/../../scripts/lib.sh"
 FLAVOR=port
 MODE=""
 MUTANT=""
+VARIANT=""
+BUILD_N=1
 BENCH_LIST=""
-usage="usage: build.sh [--stock] [--quick | --bench[=LIST]] [--mutant NAME] (a mutant not with --stock)"
+usage="usage: build.sh [--stock] [--quick | --bench[=LIST]] [--mutant NAME | --variant NAME] [--build N] (a mutant or variant not with --stock)"
 while [ $# -gt 0 ]; do
   case "$1" in
     --stock) FLAVOR=stock; shift ;;
@@ -28,23 +41,29 @@ while [ $# -gt 0 ]; do
     --bench=*) [ -z "$MODE" ] || die "$usage"; MODE=bench; BENCH_LIST="${1#--bench=}"; shift
                [[ "$BENCH_LIST" =~ ^[a-z0-9-]+(,[a-z0-9-]+)*$ ]] || die "--bench=LIST: benchmark names separated by commas, not '$BENCH_LIST'" ;;
     --mutant) MUTANT="${2:-}"; [ -f "$HERE/mutants/$MUTANT.patch" ] || die "no mutant '$MUTANT' in sw/linux/mutants"; shift 2 ;;
+    --variant) VARIANT="${2:-}"; [ -f "$HERE/variants/$VARIANT.patch" ] || die "no variant '$VARIANT' in sw/linux/variants"; shift 2 ;;
+    --build) BUILD_N="${2:-}"; [[ "$BUILD_N" =~ ^[1-9][0-9]?$ ]] || die "--build N: a build number from 1 to 99, not '$BUILD_N'"; shift 2 ;;
     *) die "$usage, not '$*'" ;;
   esac
 done
-if [ -n "$MUTANT" ]; then
-  [ "$FLAVOR" = port ] || die "$usage"
-  FLAVOR="port-mutant-$MUTANT"
+if [ -n "$MUTANT" ] || [ -n "$VARIANT" ]; then
+  [ "$FLAVOR" = port ] && [ -z "$MUTANT" -o -z "$VARIANT" ] || die "$usage"
 fi
+# the patch after the series and measure/, if any
+EXTRA=""
+if [ -n "$MUTANT" ]; then FLAVOR="port-mutant-$MUTANT"; EXTRA="$HERE/mutants/$MUTANT.patch"; fi
+if [ -n "$VARIANT" ]; then FLAVOR="port-variant-$VARIANT"; EXTRA="$HERE/variants/$VARIANT.patch"; fi
 KNAME=$FLAVOR  # the cache entry's name
 if [ -n "$MODE" ]; then KNAME+=-$MODE; fi
+if [ "$BUILD_N" != 1 ]; then KNAME+=-b$BUILD_N; fi
 source "$HERE/UPSTREAM"
 CROSS=riscv64-linux-gnu-
 FS_UUID=5b1dc0de-71b5-4d00-8000-000000000000
 
-SERIES_INPUTS=("$HERE/UPSTREAM")
+SERIES_INPUTS=("$HERE/UPSTREAM" "$HERE/measure")
 FRAGMENTS=("$HERE/config/shootdown.config")
 if [ "$FLAVOR" != stock ]; then
-  SERIES_INPUTS+=("$HERE/series" "$HERE/patches" ${MUTANT:+"$HERE/mutants/$MUTANT.patch"})
+  SERIES_INPUTS+=("$HERE/series" "$HERE/patches" ${EXTRA:+"$EXTRA"})
   FRAGMENTS+=("$HERE/config/port.config")
 fi
 KEY=$(printf '%s %s %s %s' "$KNAME" "$BENCH_LIST" "$(hash_inputs "${SERIES_INPUTS[@]}" "${FRAGMENTS[@]}" "$HERE/init" \
@@ -70,9 +89,12 @@ if [ "$(cat "$SRC/.series-stamp" 2>/dev/null)" != "$STAMP" ]; then
       echo "    $p" >&2
       patch -d "$SRC" -p1 -s --no-backup-if-mismatch < "$HERE/patches/$p" || die "patch $p does not apply"
     done
-    if [ -n "$MUTANT" ]; then
-      patch -d "$SRC" -p1 -s --no-backup-if-mismatch < "$HERE/mutants/$MUTANT.patch" || die "mutant $MUTANT does not apply"
-    fi
+  fi
+  for p in "$HERE"/measure/*.patch; do
+    patch -d "$SRC" -p1 -s --no-backup-if-mismatch < "$p" || die "measurement patch $(basename "$p") does not apply"
+  done
+  if [ -n "$EXTRA" ]; then
+    patch -d "$SRC" -p1 -s --no-backup-if-mismatch < "$EXTRA" || die "$(basename "$EXTRA") does not apply"
   fi
   echo "$STAMP" > "$SRC/.series-stamp"
 fi
@@ -87,6 +109,7 @@ mkdir -p "$OBJ/initramfs"
 # (docs/evaluation.md, "The build effect").
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 1970" KBUILD_BUILD_USER=tlb KBUILD_BUILD_HOST=shootdown \
   KBUILD_BUILD_VERSION=1
+if [ "$BUILD_N" != 1 ]; then export KBUILD_BUILD_HOST=shootdown-b$BUILD_N KBUILD_BUILD_VERSION=$BUILD_N; fi
 kmake() { make -C "$SRC" O="$OBJ" ARCH=riscv CROSS_COMPILE="$CROSS" "$@"; }
 
 step "building /init against the tree's nolibc"
