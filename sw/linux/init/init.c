@@ -262,12 +262,12 @@ void catch_store_faults(void)
 	}
 }
 
-void read_counters(struct counters *c)
+/* Appends the "name value" lines of a debugfs file to `c`. */
+static void read_counter_file(struct counters *c, const char *path)
 {
 	char buf[1024];
-	const char *s = read_text("/sys/kernel/debug/riscv/tlb_shootdown", buf, sizeof(buf));
+	const char *s = read_text(path, buf, sizeof(buf));
 
-	c->n = 0;
 	if (!strcmp(s, "?"))
 		return;
 	for (const char *l = s; *l && c->n < MAX_COUNTERS; ) {
@@ -282,6 +282,21 @@ void read_counters(struct counters *c)
 			break;
 		l = nl + 1;
 	}
+}
+
+void read_counters(struct counters *c)
+{
+	c->n = 0;
+	read_counter_file(c, "/sys/kernel/debug/riscv/tlb_shootdown");
+	read_counter_file(c, "/sys/kernel/debug/tlb_flush_kinds");
+}
+
+unsigned long phase_count(const struct phase *ph, const char *name)
+{
+	for (int i = 0; i < ph->counters.n; i++)
+		if (!strcmp(ph->counters.name[i], name))
+			return ph->counters.value[i];
+	return 0;
 }
 
 /* IPIs the kernel sent for its own reasons (rescheduling, function calls,
@@ -391,10 +406,12 @@ void phase_end(struct phase *ph)
 	printf("phase %s end linux_ipis=%lu", ph->name, ipis - ph->linux_ipis);
 	if (fence_cpus)
 		printf(" sbi_rfence_calls=%lu", rfence_calls - ph->sbi_rfence_calls);
-	for (int i = 0; i < after.n; i++)
-		printf(" %s=%lu", after.name[i],
-		       after.value[i] - (i < ph->counters.n ? ph->counters.value[i] : 0));
+	for (int i = 0; i < after.n; i++) {
+		after.value[i] -= i < ph->counters.n ? ph->counters.value[i] : 0;
+		printf(" %s=%lu", after.name[i], after.value[i]);
+	}
 	printf("\n");
+	ph->counters = after;
 }
 
 /* The kernel's shootdown counters, when it has them. */
@@ -489,15 +506,16 @@ int main(void)
 	 * seed); a failure before this point stops the run first. */
 	if (!failed) {
 		snapshot();
-		/* Lengths for the 2-hart SoC: 4.8-14 M cycles a benchmark
-		 * (measured 2026-11-27 at twice these: tlb-flush2 7.5 M and
-		 * 12.8 M, pageout 11.9 M, mprotect 10.9 M, fork 10.5 M,
-		 * useonce 27.8 M, and about 3.5 M between phases). */
-		failed = bench_workload(&bench_tlb_flush2, 1, quick ? 16 : 64);
+		/* Windows in thousands of cycles (a quarter of it more as the
+		 * warm-up), long enough on the 2-hart SoC for tens of loops a
+		 * thread at one page and a few at 128. */
+		failed = bench_workload(&bench_tlb_flush2, 1, quick ? 1500 : 4000);
 		if (!quick)
-			failed = failed || bench_workload(&bench_tlb_flush2, 16, 10) ||
-				 bench_workload(&bench_pageout, 16, 2) || bench_workload(&bench_mprotect, 1, 25) ||
-				 bench_workload(&bench_fork, 4, 5) ||
+			failed = failed || bench_workload(&bench_tlb_flush2_range, 16, 6000) ||
+				 bench_workload(&bench_tlb_flush2_range, 128, 10000) ||
+				 bench_workload(&bench_tlb_flush2_processes, 1, 4000) ||
+				 bench_workload(&bench_cow_zero, 1, 4000) || bench_workload(&bench_pageout, 16, 8000) ||
+				 bench_workload(&bench_mprotect, 1, 4000) || bench_workload(&bench_fork, 4, 6000) ||
 				 bench_workload(&bench_useonce, 1, 256);
 	}
 	print_counters();

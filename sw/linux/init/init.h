@@ -39,9 +39,10 @@ int try_load(volatile unsigned long *p, unsigned long *v);
 /* Faults other than try_store's and try_load's end the run. */
 void catch_store_faults(void);
 
-/* The kernel's shootdown counters (debugfs tlb_shootdown; none on a
- * stock kernel). */
-#define MAX_COUNTERS	24
+/* The kernel's counters: the port's (debugfs riscv/tlb_shootdown; none on
+ * a stock kernel), then the flushes asked for by kind (debugfs
+ * tlb_flush_kinds, sw/linux/measure: on every kernel). */
+#define MAX_COUNTERS	32
 struct counters {
 	int n;
 	char name[MAX_COUNTERS][24];
@@ -63,7 +64,11 @@ struct phase {
 	struct counters counters;
 };
 void phase_begin(struct phase *ph, const char *name);
+/* ... and leaves in ph->counters what the phase changed. */
 void phase_end(struct phase *ph);
+/* After phase_end(): what the phase changed in the counter `name` (0 if
+ * the kernel has no such counter). */
+unsigned long phase_count(const struct phase *ph, const char *name);
 
 /* Swap of `mbytes` on /dev/zram0; 0 or -1. */
 int setup_swap(unsigned long mbytes);
@@ -90,10 +95,15 @@ int pending_workload(void);
 int ram_fs(void);
 int memory_cgroup(const char *name, int limit_kb);
 
-/* Benchmarks (bench.c): fixed work, checked data; the phase's cycles are
- * the result. A benchmark bench_list leaves out is skipped (returns 0). */
+/* Benchmarks (bench.c): loops counted over a window of cycles (useonce:
+ * fixed work, the phase's cycles), checked data, the flushes a loop asks
+ * for checked against the loop's shape. A benchmark bench_list leaves out
+ * is skipped (returns 0). */
 struct bench;
-extern const struct bench bench_tlb_flush2, bench_pageout, bench_mprotect, bench_fork, bench_useonce;
-int bench_workload(const struct bench *b, int pages, int loops);
+extern const struct bench bench_tlb_flush2, bench_tlb_flush2_range, bench_tlb_flush2_processes, bench_cow_zero, bench_pageout, bench_mprotect,
+	bench_fork, bench_useonce;
+/* `work`: the window in thousands of cycles, or loops a thread for a
+ * fixed-work benchmark (useonce). */
+int bench_workload(const struct bench *b, int pages, long work);
 
 #endif
