@@ -19,15 +19,17 @@
 #                  with the unit, side by side (build/results/linux-demo.*; about 25 min for 2
 #                  harts); MUTANT=no-nonleaf: the port vs the port without what the kernel
 #                  mutant takes out, what that code costs (build/results/linux-demo-NAME.*)
-#   make linux-bench [HARTS="2 4"] [SEEDS=8] [CONFIGS="stock unit"] [SWEEP="--scheduler ADDR | --slurm N"]  the Linux
-#                  benchmarks (sw/linux/init/bench.c: tlb-flush2, pageout, mprotect, fork, useonce) in five
-#                  configurations (stock, stock again with other seeds, the port on stock
-#                  OpenSBI, the port with the unit, the limit: remote flushes skipped), SEEDS
-#                  samples each of seeded memory jitter, forked from shared boots, through Dask
-#                  (scripts/sweep.py; resumes), with medians, bootstrap intervals, p values and
-#                  the share of the stock-to-limit gap recovered (build/results/linux-bench.*);
-#                  BOOTS=1 [PER_BOOT=2]: each boot jittered with a seed of its own, PER_BOOT
-#                  samples a boot, and how far the boots differ (build/results/linux-bench-boots.*)
+#   make linux-bench [HARTS="2 4 8"] [BUILDS=2] [BOOTS=4] [PER_BOOT=2] [CONFIGS="stock unit"] [SWEEP="--scheduler ADDR | --slurm N"]
+#                  the Linux benchmarks (sw/linux/init/bench.c, each its anchor's loop with its
+#                  flushes checked: tlb-flush2, tlb-flush2-range, tlb-flush2-processes, cow-zero,
+#                  pageout, mprotect, fork, useonce) in seven configurations on 2 harts (stock,
+#                  stock's A/A on other builds, the port on stock OpenSBI, the unit by its channel
+#                  and by SBI, the unit broadcasting, the limit: remote flushes skipped) and stock,
+#                  the unit and the limit on more; each over BUILDS kernel builds x BOOTS boots x
+#                  PER_BOOT samples forked from each, through Dask (scripts/sweep.py; resumes), with
+#                  medians, intervals over the boots, p values and the share of the stock-to-limit
+#                  gap recovered on cycles a loop (build/results/linux-bench.*; docs/sweeps.md
+#                  has its time)
 #   make linux-series  every patch of the Linux series builds on its own (a full build, then
 #                  minutes a patch)
 #   make linux-mutants [MUTANTS="a b"]  each kernel mutant (sw/linux/mutants: the port broken
@@ -99,8 +101,9 @@ linux-demo: sw
 	@scripts/linux-demo.sh $(if $(MUTANT),--mutant $(MUTANT)) $(HARTS)
 
 linux-bench: sw
-	@$$(scripts/setup.sh)/bin/python scripts/linux_bench.py $(if $(HARTS),--harts $(HARTS)) \
-	  --seeds $(or $(SEEDS),8) $(if $(CONFIGS),--configs $(CONFIGS)) $(if $(BOOTS),--boot-seeds --per-boot $(or $(PER_BOOT),2)) $(SWEEP)
+	@$$(scripts/setup.sh)/bin/python scripts/linux_bench.py \
+	  --harts $(if $(filter command line,$(origin HARTS)),$(HARTS),2 4 8) --builds $(or $(BUILDS),2) --boots $(or $(BOOTS),4) \
+	  --per-boot $(or $(PER_BOOT),2) $(if $(CONFIGS),--configs $(CONFIGS)) $(SWEEP)
 
 linux-series: setup
 	@sw/linux/build-series.sh

@@ -40,9 +40,11 @@ SECTIONS = [
     ("area", "make bench", "The 2-hart SoC synthesised without and with the unit."),
     ("fw-profile", "make fw-profile", "Where OpenSBI's cycles go in one SBI call, from the debug model's commit "
      "trace."),
-    ("linux-bench", "make linux-bench", "Shootdown-bound Linux benchmarks, many seeded samples a configuration: "
-     "ratios to stock with confidence intervals and the share of the stock-to-limit gap recovered."),
-    ("linux-bench-boots", 'make linux-bench BOOTS=1 CONFIGS="stock unit"', "The same benchmarks, each boot "
+    ("linux-bench", "make linux-bench", "Shootdown-bound Linux benchmarks over kernel builds, boots and seeded "
+     "samples: ratios to stock with intervals over the boots and the share of the stock-to-limit gap recovered "
+     "(until its next run, the sweep of 2026-11-28, whose \"tlb-flush2\" is cow-zero: docs/evaluation.md)."),
+    ("linux-bench-boots", 'make linux-bench BOOTS=1 CONFIGS="stock unit"',
+     "The old benchmarks (that command's options then: every sweep now gives each boot its seed), each boot "
      "jittered with a seed of its own: how far boots differ against the samples of one boot."),
     ("linux-demo", "make linux-demo", "The Linux workloads, stock against the port, one run each."),
     ("linux-demo-no-nonleaf", "make linux-demo MUTANT=no-nonleaf", "What NONLEAF on per-VA entries costs "
