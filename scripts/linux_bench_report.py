@@ -7,6 +7,7 @@ the ratio to stock, the builds' and boots' spreads beside it, the share of
 the stock-to-limit gap each configuration recovers on cycles a loop,
 where the cycles go, and every sample plotted."""
 import math
+import re
 import statistics
 
 from linux_init import BENCHES
@@ -24,7 +25,6 @@ CONFIG_ORDER = ("stock", "stock-aa", "port-rfence", "unit", "unit-sbi", "unit-br
 
 def is_bench(phase):
     """(NAME, pages) of a benchmark's phase "NAME-Pp", else None."""
-    import re
     m = re.fullmatch(r"([a-z0-9-]+)-(\d+)p", phase)
     return (m[1], int(m[2])) if m and m[1] in BENCHES else None
 
