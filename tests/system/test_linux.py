@@ -119,7 +119,7 @@ def test_port_flushes_by_the_unit_on_the_soc(tmp_path):
     scoreboard (carried across the fork) included; the two benchmarks must
     differ in cycles, so the jitter reached them."""
     r = run_sim(2, firmware_with_kernel("unit-ceiling", "quick") / "fw_payload.elf", "+max-cycles=300000000",
-                "+timestamps", "+mem-jitter=8", "+fork-seeds=1,2", f"+fork-logs={tmp_path}", timeout=2400)
+                "+timestamps", "+mem-jitter=8", "+fork-seeds=1,2", f"+fork-logs={tmp_path}", timeout=3000)
     assert r.status == 0, describe(r)
     assert "init: snapshot" not in r.stdout and "phase reclaim end" in r.stdout, describe(r)
     cycles = set()
