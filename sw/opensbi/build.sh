@@ -11,7 +11,8 @@
 #            of the batched extension (Linux patch 0006 finds no channel)
 #   --mutant NAME  --stock with mutants/NAME.patch applied too: a firmware
 #            broken (or a device failing) on purpose, which a test must
-#            catch (or survive)
+#            catch (or survive); the default flavour instead (the unit's
+#            driver) when the mutant's header has a line "Flavour: unit"
 #   --ceiling N  (default flavour only) the unit's CEILING set to N pages at
 #            boot (FDT_TLB_SHOOTDOWN_CEILING): a large N makes the unit do
 #            every request as asked, never as a full flush instead, so that
@@ -95,6 +96,8 @@ elif [ "$FLAVOR" = unit-sbi ]; then
   DEFCONFIG=shootdown_sbi_defconfig
   grep -v '^CONFIG_FDT_TLB_SHOOTDOWN_SUPERVISOR_CHANNELS' "$SRC/platform/generic/configs/shootdown_defconfig" \
     > "$SRC/platform/generic/configs/$DEFCONFIG"
+elif [ -n "$MUTANT" ] && grep -qx 'Flavour: unit' "$HERE/mutants/$MUTANT.patch"; then
+  DEFCONFIG=shootdown_defconfig
 elif [ "$FLAVOR" != unit ]; then
   DEFCONFIG=shootdown_stock_defconfig
   grep -v '^CONFIG_FDT_TLB' "$SRC/platform/generic/configs/shootdown_defconfig" \

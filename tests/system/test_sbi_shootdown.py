@@ -15,16 +15,29 @@ import pytest
 from harness import BOOT_IPIS_PER_HART, ROOT, assert_scoreboard_checked, describe, firmware, msip_per_hart, race_results, \
     run_qemu, run_sim
 
-def check_paths(r, harts, paths):
-    """Every path the run had, at every batch size the payload says it
-    ran, passed the stale-use checks."""
-    assert r.status == 0, describe(r)
+def passed_paths(r, harts, paths):
+    """{(path, pages): IPIs the targets took} for every path named and
+    every batch size the payload says it ran; fails unless each passed the
+    stale-use checks."""
     batches = re.search(r"^sbi shootdown cases: batches((?: \d+)+)$", r.stdout, re.M)
     assert batches, describe(r)
+    ipis = {}
     for p in paths:
         for n in batches[1].split():
-            line = f"PASS path {p}, {n} pages: {harts - 1} targets faulted on every page, no late store"
-            assert line in r.stdout, describe(r)
+            line = re.search(rf"^PASS path {p}, {n} pages: {harts - 1} targets faulted on every page, no late store, "
+                             r"(\d+) IPIs taken$", r.stdout, re.M)
+            assert line, describe(r)
+            ipis[p, int(n)] = int(line[1])
+    return ipis
+
+
+def check_paths(r, harts, paths):
+    """Every path the run had, at every batch size the payload says it
+    ran, passed the stale-use checks; the unit's paths (c, d, e) without
+    interrupting a target."""
+    assert r.status == 0, describe(r)
+    ipis = passed_paths(r, harts, paths)
+    assert all(n == 0 for (p, _), n in ipis.items() if p in "cde"), (ipis, describe(r))
     assert "sbi shootdown cases: all passed" in r.stdout, describe(r)
 
 
@@ -62,6 +75,24 @@ def test_paths_on_soc(harts, flavor):
         assert all(got == want for _, got, want in answers), describe(r)
         errors = {want for _, _, want in answers}
         assert {-1, -2, -3, -5} <= errors, f"the payload checks no SBI error among {errors}\n{describe(r)}"
+
+
+def test_rfence_is_carried_out_when_the_unit_refuses():
+    """Issue 55, item 6: a unit that refuses a request (the firmware
+    mutant deny-one-target closes each channel to the next hart, so every
+    request naming it gets ERR_DENIED) must not lose an SBI RFENCE: the
+    firmware carries it out by IPIs, and path (c) passes its stale-use
+    checks at every batch size, its targets interrupted. Before the
+    firmware fell back on every device error, path (c) returned -4
+    (SBI_ERR_DENIED) and flushed nothing. The batched extension (path d)
+    then reports the refusal to its caller, as its ABI says, which ends the
+    run."""
+    r = run_sim(2, firmware("mutant-deny-one-target") / "fw_payload.elf", "+max-cycles=200000000", timeout=1200)
+    assert "unit firmware" in r.stdout, describe(r)
+    ipis = passed_paths(r, 2, "c")
+    assert all(n > 0 for n in ipis.values()), (ipis, describe(r))
+    assert r.status == 1 and re.search(r"^FAIL path d, 1 pages: the shootdown returned -4$", r.stdout, re.M), \
+        describe(r)
 
 
 @pytest.mark.parametrize("harts", [2, pytest.param(4, marks=pytest.mark.long)])

@@ -24,8 +24,9 @@ long tlbsd_post(unsigned long hart, uint64_t targets, const uint64_t *list, uint
 	*tlbsd_chan(hart, TLBSD_CH_TARGETS) = targets;
 	*tlbsd_chan(hart, TLBSD_CH_LIST) = (uint64_t)list;
 	*tlbsd_chan(hart, TLBSD_CH_COUNT) = count;
-	/* PTE and list stores before the SUBMIT load reaches the device. */
-	__asm__ volatile("fence w, i" ::: "memory");
+	/* PTE and list stores (w) and the register writes (o) before the
+	 * SUBMIT load (i): fence w,i would leave the register writes out. */
+	__asm__ volatile("fence ow, i" ::: "memory");
 	return submit(hart, TLBSD_CH_SUBMIT);
 }
 
@@ -33,8 +34,8 @@ long tlbsd_post_one(unsigned long hart, uint64_t targets, uint64_t entry)
 {
 	*tlbsd_chan(hart, TLBSD_CH_TARGETS) = targets;
 	*tlbsd_chan(hart, TLBSD_CH_ENTRY) = entry;
-	/* PTE stores before the SUBMIT_ONE load reaches the device. */
-	__asm__ volatile("fence w, i" ::: "memory");
+	/* PTE stores (w) and the register writes (o) before the SUBMIT_ONE load (i). */
+	__asm__ volatile("fence ow, i" ::: "memory");
 	return submit(hart, TLBSD_CH_SUBMIT_ONE);
 }
 
