@@ -94,9 +94,13 @@ def firmware(flavor, payload_name="sbi_shootdown_cases", layout=None):
 
 
 def kernel(flavor):
-    """The test kernel's Image: "stock", "port" (our series) or "quick" (the
-    port with /init's shorter workloads)."""
-    cmd = [str(ROOT / "sw/linux/build.sh")] + {"stock": ["--stock"], "quick": ["--quick"], "port": []}[flavor]
+    """The test kernel's Image: "stock", "port" (our series), "quick" (the
+    port with /init's shorter workloads), "rt" or "pagealloc" (the port
+    with the shorter workloads and no benchmark, on PREEMPT_RT or with
+    DEBUG_PAGEALLOC: sw/linux/config/rt.config, pagealloc.config)."""
+    cmd = [str(ROOT / "sw/linux/build.sh")] + {"stock": ["--stock"], "quick": ["--quick"], "port": [],
+                                               "rt": ["--checks", "--config", "rt"],
+                                               "pagealloc": ["--checks", "--config", "pagealloc"]}[flavor]
     return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip()
 
 

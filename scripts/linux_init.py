@@ -16,6 +16,10 @@ LINES = {
     "nonleaf": (re.compile(r"nonleaf: (\d+) rounds, (\d+) readers: (\d+) loads, (\d+) faults after the move, "
                            r"(\d+) loads through the moved table, (\d+) wrong values, (\d+) wrong at the new address"),
                 ["rounds", "readers", "loads", "faults", "stale", "wrong", "wrong_new"]),
+    "unshare": (re.compile(r"unshare: (\d+) rounds, (\d+) writers: (\d+) stores, (\d+) faults after the unshare, "
+                           r"(\d+) stores after seeing it, (\d+) words of the file changed by them, (\d+) tables unshared, "
+                           r"(\d+) rounds flushed leaf-only"),
+                ["rounds", "writers", "stores", "faults", "late", "changed", "unshared", "leaf_only"]),
     "pending": (re.compile(r"pending: (\d+) rounds, (\d+) zappers: (\d+) zaps, (\d+) wrong reads of the clean pages, "
                            r"(\d+) zapped pages not zero"),
                 ["rounds", "zappers", "zaps", "wrong", "unzeroed"]),
@@ -27,7 +31,7 @@ LINES = {
 
 
 def workload_counts(stdout, workload):
-    """The counts `workload` ("stale-probe", "nonleaf", "pending",
+    """The counts `workload` ("stale-probe", "nonleaf", "unshare", "pending",
     or a benchmark: one of BENCHES) printed, or None."""
     pattern, names = LINES[workload]
     m = pattern.search(stdout)

@@ -171,13 +171,21 @@ def nonleaf(r):
 
 def assert_no_stale_translation(r, writers):
     """The test kernel's /init (sw/linux/init) ran its user-space probes,
-    which saw their unmaps and moves and found nothing stale, and the
-    pending-flush workload's data held."""
+    which saw their unmaps, moves and unshared tables and found nothing
+    stale, and the pending-flush workload's data held."""
     p = probe(r)
     assert p["writers"] == writers and p["faults"] > 0 and p["late"] == 0 and p["foreign"] == 0, describe(r)
     n = nonleaf(r)
     assert n["readers"] == writers and n["loads"] > 0 and n["faults"] > 0, describe(r)
     assert n["stale"] == 0 and n["wrong"] == 0 and n["wrong_new"] == 0, describe(r)
+    # Each round's munmap or mprotect unshared a PMD table (the kernel's
+    # count), and no writer stored through it after the call returned...
+    u = workload_counts(r.stdout, "unshare")
+    assert u and u["writers"] == writers and u["unshared"] >= u["rounds"] > 0, describe(r)
+    assert u["stores"] > 0 and u["faults"] > 0 and u["late"] == 0 and u["changed"] == 0, describe(r)
+    # ... and where the port's device carried the flushes, one of each
+    # call's requests dropped non-leaf entries (the port's own count)
+    assert u["leaf_only"] == 0, describe(r)
     z = workload_counts(r.stdout, "pending")
     assert z and z["zappers"] == writers and z["zaps"] > 0, describe(r)
     assert z["wrong"] == 0 and z["unzeroed"] == 0, describe(r)

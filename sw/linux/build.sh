@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# build.sh [--stock] [--quick | --bench[=LIST]] [--mutant NAME | --variant NAME] [--build N] : prints the
+# build.sh [--stock] [--quick | --checks | --bench[=LIST]] [--mutant NAME | --variant NAME] [--config NAME] [--build N] : prints the
 # path of the test kernel's Image,
 # building (and caching) it when missing: the pinned linux-source tarball
 # (UPSTREAM) with `series` applied (none with --stock), tinyconfig plus
 # config/shootdown.config, and the nolibc /init of init/ built in as the
 # initramfs. The Image is OpenSBI's payload on the SoC and on QEMU virt.
 # --quick: /quick in the initramfs, which makes /init run its workloads
-# shorter (make test's run on the SoC); --bench: /bench in it, which makes
+# shorter (make test's run on the SoC); --checks: /checks, the same without
+# the benchmarks (for the debug kernels of --config); --bench: /bench in it, which makes
 # /init run only the benchmarks after its snapshot point (make
 # linux-bench); --bench=LIST: only those LIST names (comma-separated, e.g.
 # tlb-flush2,mprotect), written into /bench. Either shares its flavour's tree and objects, so it costs
@@ -20,6 +21,9 @@
 # objects: a full build). --variant NAME: the same with variants/NAME.patch,
 # a kernel that does something else on purpose, for a benchmark to compare
 # (broadcast: every flush to every CPU).
+# --config NAME: config/NAME.config merged after the others (rt: PREEMPT_RT;
+# pagealloc: DEBUG_PAGEALLOC): the flavour's tree but objects of its own (a
+# full build).
 # --build N: the N-th build of the same inputs (1, the default, is the
 # reproducible one): its banner says build N of host shootdown-bN, so its
 # image's layout moves as a rebuild's would; make linux-bench measures over
@@ -33,15 +37,20 @@ MUTANT=""
 VARIANT=""
 BUILD_N=1
 BENCH_LIST=""
-usage="usage: build.sh [--stock] [--quick | --bench[=LIST]] [--mutant NAME | --variant NAME] [--build N] (a mutant or variant not with --stock)"
+CONFIG_NAME=""
+usage="usage: build.sh [--stock] [--quick | --checks | --bench[=LIST]] [--mutant NAME | --variant NAME] [--config NAME] [--build N] (a mutant or variant not with --stock)"
 while [ $# -gt 0 ]; do
   case "$1" in
     --stock) FLAVOR=stock; shift ;;
-    --quick|--bench) [ -z "$MODE" ] || die "$usage"; MODE="${1#--}"; shift ;;
+    --quick|--checks|--bench) [ -z "$MODE" ] || die "$usage"; MODE="${1#--}"; shift ;;
     --bench=*) [ -z "$MODE" ] || die "$usage"; MODE=bench; BENCH_LIST="${1#--bench=}"; shift
                [[ "$BENCH_LIST" =~ ^[a-z0-9-]+(,[a-z0-9-]+)*$ ]] || die "--bench=LIST: benchmark names separated by commas, not '$BENCH_LIST'" ;;
     --mutant) MUTANT="${2:-}"; [ -f "$HERE/mutants/$MUTANT.patch" ] || die "no mutant '$MUTANT' in sw/linux/mutants"; shift 2 ;;
     --variant) VARIANT="${2:-}"; [ -f "$HERE/variants/$VARIANT.patch" ] || die "no variant '$VARIANT' in sw/linux/variants"; shift 2 ;;
+    --config) CONFIG_NAME="${2:-}"; [[ "$CONFIG_NAME" =~ ^[a-z0-9-]+$ ]] && [ -f "$HERE/config/$CONFIG_NAME.config" ] ||
+                die "--config NAME: one of sw/linux/config's fragments (not shootdown or port), not '$CONFIG_NAME'"
+              case "$CONFIG_NAME" in shootdown|port) die "--config $CONFIG_NAME: that fragment is always merged" ;; esac
+              shift 2 ;;
     --build) BUILD_N="${2:-}"; [[ "$BUILD_N" =~ ^[1-9][0-9]?$ ]] || die "--build N: a build number from 1 to 99, not '$BUILD_N'"; shift 2 ;;
     *) die "$usage, not '$*'" ;;
   esac
@@ -53,7 +62,7 @@ fi
 EXTRA=""
 if [ -n "$MUTANT" ]; then FLAVOR="port-mutant-$MUTANT"; EXTRA="$HERE/mutants/$MUTANT.patch"; fi
 if [ -n "$VARIANT" ]; then FLAVOR="port-variant-$VARIANT"; EXTRA="$HERE/variants/$VARIANT.patch"; fi
-KNAME=$FLAVOR  # the cache entry's name
+KNAME=$FLAVOR${CONFIG_NAME:+-$CONFIG_NAME}  # the cache entry's name
 if [ -n "$MODE" ]; then KNAME+=-$MODE; fi
 if [ "$BUILD_N" != 1 ]; then KNAME+=-b$BUILD_N; fi
 source "$HERE/UPSTREAM"
@@ -66,6 +75,7 @@ if [ "$FLAVOR" != stock ]; then
   SERIES_INPUTS+=("$HERE/series" "$HERE/patches" ${EXTRA:+"$EXTRA"})
   FRAGMENTS+=("$HERE/config/port.config")
 fi
+if [ -n "$CONFIG_NAME" ]; then FRAGMENTS+=("$HERE/config/$CONFIG_NAME.config"); fi
 KEY=$(printf '%s %s %s %s' "$KNAME" "$BENCH_LIST" "$(hash_inputs "${SERIES_INPUTS[@]}" "${FRAGMENTS[@]}" "$HERE/init" \
   "$HERE/build.sh" "$HERE/sparse_image.py" "$ROOT/sw/include/finisher.h" < /dev/null)" "$(${CROSS}gcc --version | head -1)" | sha256sum | cut -c1-16)
 KDIR="$CACHE/linux/$KNAME-$KEY"
@@ -99,7 +109,7 @@ if [ "$(cat "$SRC/.series-stamp" 2>/dev/null)" != "$STAMP" ]; then
   echo "$STAMP" > "$SRC/.series-stamp"
 fi
 
-OBJ="$BUILD/linux/obj-$FLAVOR"
+OBJ="$BUILD/linux/obj-$FLAVOR${CONFIG_NAME:+-$CONFIG_NAME}"
 mkdir -p "$OBJ/initramfs"
 # Reproducible: the same inputs give the same Image, byte for byte, on any
 # machine and in any tree. Without these the kernel embeds its build's date,
@@ -138,15 +148,16 @@ run_logged "$BUILD/logs/linux-$KNAME-config.log" bash -c "
   make -C '$SRC' O='$OBJ' ARCH=riscv CROSS_COMPILE=$CROSS tinyconfig
   '$SRC/scripts/kconfig/merge_config.sh' -m -O '$OBJ' '$OBJ/.config' ${FRAGMENTS[*]} '$OBJ/initramfs.config'
   make -C '$SRC' O='$OBJ' ARCH=riscv CROSS_COMPILE=$CROSS olddefconfig"
-# Every option of the fragment must have taken: a dependency that is not
-# met drops an option silently.
+# Every option of the fragments must have taken (as the last fragment to
+# name it sets it, which is what merge_config.sh keeps): a dependency that
+# is not met drops an option silently.
 while IFS= read -r line; do
   case "$line" in
     CONFIG_*=n) opt="${line%%=*}"; grep -qx "# $opt is not set" "$OBJ/.config" || grep -qx "$opt=n" "$OBJ/.config" ||
                   ! grep -q "^$opt=" "$OBJ/.config" || die "$opt is still set in the kernel config" ;;
     CONFIG_*)   grep -qxF "$line" "$OBJ/.config" || die "'$line' did not take in the kernel config (a dependency missing?)" ;;
   esac
-done < <(cat "${FRAGMENTS[@]}" | grep '^CONFIG_')
+done < <(cat "${FRAGMENTS[@]}" | grep '^CONFIG_' | tac | awk -F= '!seen[$1]++' | tac)
 run_logged "$BUILD/logs/linux-$KNAME-build.log" kmake -j"$(nproc)" Image
 
 tmp="$KDIR.tmp.$$"

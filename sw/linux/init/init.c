@@ -20,7 +20,7 @@
 #define STACK_BYTES	(64 * 1024)
 
 int quick;
-static int bench;
+static int bench, checks;
 char bench_list[128];
 
 void say(const char *s)
@@ -473,10 +473,17 @@ int main(void)
 		finish(3);
 	}
 	printf("init: running on cpus %s\n", read_text("/sys/devices/system/cpu/online", cpus, sizeof(cpus)));
-	fd = open("/quick", O_RDONLY);
-	quick = fd >= 0;
-	if (quick) {
+	fd = open("/checks", O_RDONLY);
+	checks = fd >= 0;
+	if (checks) {
 		close(fd);
+		say("init: checks only: the quick workloads, no benchmark\n");
+	}
+	fd = open("/quick", O_RDONLY);
+	quick = fd >= 0 || checks;
+	if (quick) {
+		if (fd >= 0)
+			close(fd);
 		say("init: quick run: fewer probe rounds, one round of the moved-table and pending workloads, no 64 KiB folio phases, one reclaim round\n");
 	}
 	fd = open("/bench", O_RDONLY);
@@ -499,12 +506,12 @@ int main(void)
 		phase_begin(&ph, "stale-probe");
 		failed = stale_probe();
 		phase_end(&ph);
-		failed = failed || nonleaf_workload() || pending_workload() || madvise_workload(0) ||
+		failed = failed || nonleaf_workload() || unshare_workload() || pending_workload() || madvise_workload(0) ||
 			 (!quick && madvise_workload(1)) || reclaim_workload();
 	}
 	/* The benchmarks' samples begin here (the harness may fork a child a
 	 * seed); a failure before this point stops the run first. */
-	if (!failed) {
+	if (!failed && !checks) {
 		snapshot();
 		/* Windows in thousands of cycles (a quarter of it more as the
 		 * warm-up), long enough on the 2-hart SoC for tens of loops a

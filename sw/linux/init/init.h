@@ -73,7 +73,9 @@ unsigned long phase_count(const struct phase *ph, const char *name);
 /* Swap of `mbytes` on /dev/zram0; 0 or -1. */
 int setup_swap(unsigned long mbytes);
 
-/* Set when the initramfs holds /quick (build.sh --quick, for make test):
+/* Set when the initramfs holds /quick (build.sh --quick, for make test) or
+ * /checks (build.sh --checks: the same without the benchmarks, for debug
+ * kernels, whose own flushes the benchmarks' shape checks would refuse):
  * the workloads run shorter (fewer probe rounds, one round of the
  * moved-table and pending workloads, no 64 KiB folio phases, one reclaim
  * round), and every check stays. */
@@ -88,6 +90,7 @@ int stale_probe(void);
 int madvise_workload(int thp);
 int reclaim_workload(void);
 int nonleaf_workload(void);
+int unshare_workload(void);
 int pending_workload(void);
 /* reclaim.c's set-up, shared with the benchmarks: ext2 on the RAM disk at
  * /mnt, and a memory cgroup CGROUP/NAME limited to limit_kb; 0 or -1. */
