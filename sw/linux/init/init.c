@@ -23,6 +23,16 @@ int quick;
 static int bench, checks;
 char bench_list[128];
 
+int file_exists(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
 void say(const char *s)
 {
 	write(1, s, strlen(s));
@@ -473,17 +483,11 @@ int main(void)
 		finish(3);
 	}
 	printf("init: running on cpus %s\n", read_text("/sys/devices/system/cpu/online", cpus, sizeof(cpus)));
-	fd = open("/checks", O_RDONLY);
-	checks = fd >= 0;
-	if (checks) {
-		close(fd);
+	checks = file_exists("/checks");
+	if (checks)
 		say("init: checks only: the quick workloads, no benchmark\n");
-	}
-	fd = open("/quick", O_RDONLY);
-	quick = fd >= 0 || checks;
+	quick = file_exists("/quick") || checks;
 	if (quick) {
-		if (fd >= 0)
-			close(fd);
 		say("init: quick run: fewer probe rounds, one round of the moved-table and pending workloads, no 64 KiB folio phases, one reclaim round\n");
 	}
 	fd = open("/bench", O_RDONLY);

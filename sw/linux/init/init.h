@@ -10,6 +10,8 @@
 #define MAX_CPUS	8
 
 void say(const char *s);
+/* The file (or directory) can be opened: 1, else 0. */
+int file_exists(const char *path);
 /* Ends the run with `code` (0: success) as the exit status; never returns. */
 void __attribute__((noreturn)) finish(int code);
 /* A small text file's contents without the trailing newline, or "?". */

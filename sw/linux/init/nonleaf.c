@@ -97,12 +97,7 @@ static int reader(void *arg)
  * MADV_NOHUGEPAGE that keeps it from that is refused, needlessly. */
 static int thp_in_kernel(void)
 {
-	int fd = open("/sys/kernel/mm/transparent_hugepage", O_RDONLY);
-
-	if (fd < 0)
-		return 0;
-	close(fd);
-	return 1;
+	return file_exists("/sys/kernel/mm/transparent_hugepage");
 }
 
 /* A 2 MiB-aligned address with 2 MiB free around it: a PROT_NONE
