@@ -269,7 +269,8 @@ def linux_register_defines():
 
 
 # The series' TLBSD_ constants that are the kernel's own choices, not the unit's.
-KERNEL_CHOICES = {"TLBSD_RANGE_ENTRIES", "TLBSD_BATCH_ENTRIES", "TLBSD_BATCH_MMS", "TLBSD_MM_LOG_ENTRIES"}
+KERNEL_CHOICES = {"TLBSD_RANGE_ENTRIES", "TLBSD_BATCH_ENTRIES", "TLBSD_BATCH_MMS", "TLBSD_MM_LOG_ENTRIES",
+                  "TLBSD_CONTEXTS"}
 
 
 def test_linux_driver_agrees_with_the_register_map():
