@@ -208,23 +208,35 @@ def plan_path(harts):
     return SWEEP_RESULTS / f"plan-{harts}harts.json"
 
 
-def write_plan(harts, jobs, stamp_line):
+def inputs_of(harts):
+    """What every job of a sweep on `harts` is made from, whatever its
+    configuration: the model (model_file()'s name for it), the kernel's and
+    OpenSBI's sources, series and configurations, and the compiler. Two runs
+    with the same inputs are one sweep, even when they share no job."""
+    return hashlib.sha256(" ".join([
+        model_file(harts).built_from, hash_inputs(ROOT / "sw/linux", ROOT / "sw/opensbi"),
+        tool_version("riscv64-linux-gnu-gcc", "--version")]).encode()).hexdigest()[:16]
+
+
+def write_plan(harts, jobs, stamp_line, inputs):
     """The sweep on `harts` as it starts: each job's configuration, name and
-    key, and the stamp of the inputs they were made from. --report reads it
-    back, so that the tables can be remade from the kept jobs whatever the
-    tree has become since (no model or kernel is built for a report). A run
-    of other configurations or seeds on the same inputs adds its jobs to the
-    plan; a run on other inputs (a job whose key changed) starts a new one."""
+    key, the stamp of the inputs they were made from and `inputs`
+    (inputs_of()). --report reads it back, so that the tables can be remade
+    from the kept jobs whatever the tree has become since (no model or
+    kernel is built for a report). A run of other configurations or seeds
+    on the same inputs adds its jobs to the plan; a run on other inputs, or
+    one with a job whose key changed, starts a new one (a plan without
+    inputs, from before they were recorded, is never the same)."""
     path = plan_path(harts)
     old = json.loads(path.read_text()) if path.exists() else {"jobs": []}
     mine = [{"config": c, "name": j.name, "key": j.key()} for c, j in jobs]
     keys = {j["name"]: j["key"] for j in mine}
-    same = all(keys.get(j["name"], j["key"]) == j["key"] for j in old["jobs"])
+    same = old.get("inputs") == inputs and all(keys.get(j["name"], j["key"]) == j["key"] for j in old["jobs"])
     if same and old["jobs"]:  # the same inputs: the plan keeps its stamp and order, and gains any new jobs
         names = {j["name"] for j in old["jobs"]}
-        plan = {"stamp": old["stamp"], "jobs": old["jobs"] + [j for j in mine if j["name"] not in names]}
+        plan = {**old, "jobs": old["jobs"] + [j for j in mine if j["name"] not in names]}
     else:
-        plan = {"stamp": stamp_line, "jobs": mine}
+        plan = {"stamp": stamp_line, "inputs": inputs, "jobs": mine}
     path.write_text(json.dumps(plan, indent=1) + "\n")
 
 
@@ -346,7 +358,7 @@ def main(argv):
         # keyed by the model's and firmware's contents)
         stamp_line = stamp(" ".join(["scripts/linux_bench.py", *argv]), INPUTS + ("scripts",))
         for h in opts.harts:
-            write_plan(h, [(c, j) for c, jh, j in jobs if jh == h], stamp_line)
+            write_plan(h, [(c, j) for c, jh, j in jobs if jh == h], stamp_line, inputs_of(h))
         results = sweep.run([j for _, _, j in jobs], SWEEP_RESULTS, opts)
     rows = []
     for config, h, job in jobs:

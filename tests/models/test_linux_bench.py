@@ -175,23 +175,24 @@ class _Job:
 
 
 def test_the_plan_lets_a_report_find_its_jobs_whatever_the_tree(tmp_path, monkeypatch):
-    """A sweep's plan names its jobs' keys: a run of more jobs on the same
-    inputs adds to it (a rerun of the same jobs changes nothing, its stamp
-    included), a run on changed inputs starts a new one, and
-    --report reads the jobs back from it alone (no model or kernel built),
-    restricted to the configurations asked; no plan, a clear error."""
+    """A sweep's plan names its jobs' keys and its inputs: a run of more
+    jobs on the same inputs adds to it (a rerun of the same jobs changes
+    nothing, its stamp included), a run on changed inputs starts a new one
+    even when it shares no job with the plan, and --report reads the jobs
+    back from it alone (no model or kernel built), restricted to the
+    configurations asked; no plan, a clear error."""
     import gzip
     import json
     import types
     import pytest
     monkeypatch.setattr(linux_bench, "SWEEP_RESULTS", tmp_path)
-    linux_bench.write_plan(2, [("stock", _Job("stock-2harts-seeds1", "k1"))], "stamp A")
-    linux_bench.write_plan(2, [("unit", _Job("unit-2harts-seeds1", "k2"))], "stamp B")
+    linux_bench.write_plan(2, [("stock", _Job("stock-2harts-seeds1", "k1"))], "stamp A", "in1")
+    linux_bench.write_plan(2, [("unit", _Job("unit-2harts-seeds1", "k2"))], "stamp B", "in1")
     plan = json.loads(linux_bench.plan_path(2).read_text())
     assert plan["stamp"] == "stamp A" and [j["key"] for j in plan["jobs"]] == ["k1", "k2"]
     # the same jobs again (a sweep resumed after later commits): stamp and order kept
     again = [("unit", _Job("unit-2harts-seeds1", "k2")), ("stock", _Job("stock-2harts-seeds1", "k1"))]
-    linux_bench.write_plan(2, again, "stamp D")
+    linux_bench.write_plan(2, again, "stamp D", "in1")
     assert json.loads(linux_bench.plan_path(2).read_text()) == plan
     opts = types.SimpleNamespace(harts=[2], configs=["unit"])
     jobs, stamp_line = linux_bench.planned(opts)
@@ -199,8 +200,17 @@ def test_the_plan_lets_a_report_find_its_jobs_whatever_the_tree(tmp_path, monkey
     assert stamp_line == "stamp A"
     (tmp_path / "k2.json.gz").write_bytes(gzip.compress(json.dumps(job(child(2_000_000))).encode()))
     assert list(linux_bench.sweep.kept([j for _, _, j in jobs], tmp_path)) == ["k2"]
-    linux_bench.write_plan(2, [("stock", _Job("stock-2harts-seeds1", "k3"))], "stamp C")
+    linux_bench.write_plan(2, [("stock", _Job("stock-2harts-seeds1", "k3"))], "stamp C", "in1")
     plan = json.loads(linux_bench.plan_path(2).read_text())
     assert plan["stamp"] == "stamp C" and [j["key"] for j in plan["jobs"]] == ["k3"]
+    # other inputs, no job in common (a pilot after an old sweep): a new plan,
+    # not the old one's jobs under its stamp
+    linux_bench.write_plan(2, [("unit", _Job("unit-2harts-build1-boot501-seeds1,2", "k4"))], "stamp E", "in2")
+    plan = json.loads(linux_bench.plan_path(2).read_text())
+    assert plan["stamp"] == "stamp E" and [j["key"] for j in plan["jobs"]] == ["k4"]
+    # a plan from before plans recorded their inputs is never the same
+    linux_bench.plan_path(2).write_text(json.dumps({"stamp": "old", "jobs": [{"config": "stock", "name": "s", "key": "k5"}]}))
+    linux_bench.write_plan(2, [("unit", _Job("u", "k6"))], "stamp F", "in2")
+    assert [j["key"] for j in json.loads(linux_bench.plan_path(2).read_text())["jobs"]] == ["k6"]
     with pytest.raises(SystemExit, match="no sweep on 4 harts"):
         linux_bench.planned(types.SimpleNamespace(harts=[4], configs=None))
