@@ -64,7 +64,7 @@ CH_IRQ_PENDING = 64  # RW, write 1 to clear: 1: the channel became IDLE since la
 CH_FAILED = 72  # RW, write 1 to clear: targets this channel's requests gave up on (ERR_TIMEOUT) since software last cleared them: bits are only added until cleared
 CH_ENTRY = 80  # RW: one list entry, for SUBMIT_ONE
 CH_SUBMIT_ONE = 88  # R, read has an effect: a 64-bit read submits TARGETS and ENTRY as a one-entry request (no list is read); answers as SUBMIT does (a narrower read submits nothing), and refuses a reserved ENTRY with ERR_BAD_ENTRY
-CH_ERRORS = 96  # RW, write 1 to clear: sticky error summary: bit c is set when a submission on this channel was refused with code c or one of its requests completed with code c (ERR_FOREIGN and ERR_NARROW are not recorded), and stays set until cleared; ERROR keeps only the last error
+CH_ERRORS = 96  # RW, write 1 to clear: sticky error summary: bit c is set when a submission on this channel was refused with code c or one of its requests completed with code c (ERR_FOREIGN and ERR_NARROW are not recorded; a request that gave up on a target sets ERR_TIMEOUT and its list's code, if it had one), and stays set until cleared; ERROR keeps only the last error
 SUBMIT_BUSY = 0  # SUBMIT's answer when the queue is full
 # Error codes: SUBMIT returns -code, ERROR.CODE holds code
 ERR_BAD_TARGETS = 1  # TARGETS is empty or names a hart the SoC does not have

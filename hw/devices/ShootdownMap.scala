@@ -129,7 +129,7 @@ object ShootdownMap {
       "a 64-bit read submits TARGETS and ENTRY as a one-entry request (no list is read); answers as SUBMIT does (a narrower read submits nothing), and refuses a reserved ENTRY with ERR_BAD_ENTRY",
       rdAction = Some(RegFieldRdAction.MODIFY), volatile = true)
     val errors   = RegDesc("ERRORS", 0x60, RW, 16,
-      "sticky error summary: bit c is set when a submission on this channel was refused with code c or one of its requests completed with code c (ERR_FOREIGN and ERR_NARROW are not recorded), and stays set until cleared; ERROR keeps only the last error",
+      "sticky error summary: bit c is set when a submission on this channel was refused with code c or one of its requests completed with code c (ERR_FOREIGN and ERR_NARROW are not recorded; a request that gave up on a target sets ERR_TIMEOUT and its list's code, if it had one), and stays set until cleared; ERROR keeps only the last error",
       wrType = Some(RegFieldWrType.ONE_TO_CLEAR), volatile = true)
     val all = Seq(targets, list, count, submit, status, error, acked, irqEnable, irqPending, failed, entry, submitOne, errors)
   }

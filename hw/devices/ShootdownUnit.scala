@@ -317,6 +317,7 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
     e.oldest.bits := engine.io.oldest.bits.acked
     e.complete := completion.valid && oldestMine
     e.errCode := completion.bits.errCode
+    e.listCode := completion.bits.listCode
     e.failed := completion.bits.failed
   }
   when (engine.io.entryDone) { ctrEntries := ctrEntries + 1.U }

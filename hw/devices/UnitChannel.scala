@@ -89,10 +89,12 @@ class UnitChannelProgress(nHarts: Int) extends Bundle {
   val sending  = Bool()
   /** Its request is the oldest waiting one: that request's acknowledgements. */
   val oldest   = Valid(UInt(nHarts.W))
-  /** That request completed, with this error code (0: success) and these
-    * targets given up on. */
+  /** That request completed, with this error code (0: success), the
+    * error its list ended with (0: none; hidden by a TIMEOUT errCode) and
+    * these targets given up on. */
   val complete = Bool()
   val errCode  = UInt(8.W)
+  val listCode = UInt(8.W)
   val failed   = UInt(nHarts.W)
   override def cloneType = new UnitChannelProgress(nHarts).asInstanceOf[this.type]
 }
@@ -238,7 +240,8 @@ class UnitChannel(p: UnitChannelParams) extends Module {
     done := doneTicket
     when (e.errCode =/= 0.U) {
       errWord := Cat(e.errCode, doneTicket)
-      errorsCompleted := UIntToOH(e.errCode, Err.summaryBits)
+      // every code the request ended with (bit 0, no code, is never set)
+      errorsCompleted := (UIntToOH(e.errCode, Err.summaryBits) | UIntToOH(e.listCode, Err.summaryBits)) >> 1 << 1
     }
     failedSet := e.failed
     when (doneTicket === posted) { irqPend := true.B }

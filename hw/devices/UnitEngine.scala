@@ -24,6 +24,10 @@ class UnitCompletion(p: UnitEngineParams) extends Bundle {
   /** 0: success; else the error the request ends with (TIMEOUT when a
     * target was given up on). */
   val errCode = UInt(8.W)
+  /** 0, or the error its list ended with (ERR_BUS, ERR_LIST_TIMEOUT,
+    * ERR_BAD_ENTRY), which errCode hides when it is TIMEOUT: the channel's
+    * ERRORS records both. */
+  val listCode = UInt(8.W)
   /** Targets given up on (CH_FAILED). */
   val failed  = UInt(p.nHarts.W)
   /** It ended in a full flush of its targets (above CEILING). */
@@ -256,6 +260,7 @@ class UnitEngine(p: UnitEngineParams) extends Module {
     io.complete.valid := complete
     io.complete.bits.chan := head.chan
     io.complete.bits.errCode := Mux(gaveUpOn =/= 0.U, ShootdownMap.Err.timeout.value.U, head.errCode)
+    io.complete.bits.listCode := head.errCode
     io.complete.bits.failed := gaveUpOn
     io.complete.bits.fallback := head.fallback
     io.complete.bits.seq := oldest.seq

@@ -58,7 +58,7 @@
 #define TLBSD_CH_FAILED                    0x48    /* RW, write 1 to clear: targets this channel's requests gave up on (ERR_TIMEOUT) since software last cleared them: bits are only added until cleared */
 #define TLBSD_CH_ENTRY                     0x50    /* RW: one list entry, for SUBMIT_ONE */
 #define TLBSD_CH_SUBMIT_ONE                0x58    /* R, read has an effect: a 64-bit read submits TARGETS and ENTRY as a one-entry request (no list is read); answers as SUBMIT does (a narrower read submits nothing), and refuses a reserved ENTRY with ERR_BAD_ENTRY */
-#define TLBSD_CH_ERRORS                    0x60    /* RW, write 1 to clear: sticky error summary: bit c is set when a submission on this channel was refused with code c or one of its requests completed with code c (ERR_FOREIGN and ERR_NARROW are not recorded), and stays set until cleared; ERROR keeps only the last error */
+#define TLBSD_CH_ERRORS                    0x60    /* RW, write 1 to clear: sticky error summary: bit c is set when a submission on this channel was refused with code c or one of its requests completed with code c (ERR_FOREIGN and ERR_NARROW are not recorded; a request that gave up on a target sets ERR_TIMEOUT and its list's code, if it had one), and stays set until cleared; ERROR keeps only the last error */
 #define TLBSD_STATUS_DONE_SHIFT            0
 #define TLBSD_STATUS_DONE(v)               (((v) >> 0) & 0xffffffffUL) /* ticket of the last completed request */
 #define TLBSD_STATUS_IDLE                  (1UL << 32) /* every request this channel submitted has completed */

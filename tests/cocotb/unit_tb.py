@@ -824,6 +824,28 @@ async def list_request(world, c, targets, addr, count):
 
 
 @cocotb.test()
+async def a_timeout_does_not_hide_the_lists_error(dut):
+    """Issue 55, item 12: a request that gave up on a target and whose list
+    held a reserved entry ends with ERR_TIMEOUT in ERROR (what software must
+    act on first), and ERRORS records both codes (the timeout hid the
+    list's there until 2026-12-07)."""
+    world = await start(dut, QUIET)
+    await open_channels(world)
+    timeout = 300
+    await reg_write(world, UNIT_BASE + ref.G_TIMEOUT, timeout)
+    world.take_blocked.add(2)
+    addr = MEM_BASE + 0x30_0000
+    for i, e in enumerate([ref.Entry(0, 0, 1, 0x40 << 12, 5), ref.Entry(0, 3, 1, 0x41 << 12, 5)]):
+        world.mem[addr + 8 * i] = e.encode()
+    t = await list_request(world, 0, 0b0110, addr, 2)
+    await wait_done(world, 0, t, 20 * timeout)
+    assert await ch_read(world, 0, ref.CH_ERROR) == ref.ERR_TIMEOUT << 32 | t
+    assert await ch_read(world, 0, ref.CH_FAILED) == 0b0100
+    errors = await ch_read(world, 0, ref.CH_ERRORS)
+    assert errors == 1 << ref.ERR_TIMEOUT | 1 << ref.ERR_BAD_ENTRY, f"ERRORS {errors:#x}"
+
+
+@cocotb.test()
 async def list_reads_that_never_answer(dut):
     """A list read that memory never answers holds nothing up for longer
     than TIMEOUT: the request ends with ERR_LIST_TIMEOUT (as one full flush)

@@ -435,7 +435,9 @@ class UnitModel:
         error = ERR_TIMEOUT if failed else outcome.error
         if error:
             self.err_word[req.chan] = error << 32 | req.ticket
-            self.errors[req.chan] |= 1 << error
+            # ERROR.CODE holds one code; ERRORS gets the list's too, which
+            # a timeout hides there
+            self.errors[req.chan] |= 1 << error | (1 << outcome.error if outcome.error else 0)
             self.counters["errors"] += 1
         if failed:
             self.failed[req.chan] |= failed
