@@ -12,7 +12,9 @@
 #   --mutant NAME  --stock with mutants/NAME.patch applied too: a firmware
 #            broken (or a device failing) on purpose, which a test must
 #            catch (or survive); the default flavour instead (the unit's
-#            driver) when the mutant's header has a line "Flavour: unit"
+#            driver) when the mutant's header has a line "Flavour: unit";
+#            a header line "After: OTHER" applies mutants/OTHER.patch first
+#            (a firmware that is two things at once)
 #   --ceiling N  (default flavour only) the unit's CEILING set to N pages at
 #            boot (FDT_TLB_SHOOTDOWN_CEILING): a large N makes the unit do
 #            every request as asked, never as a full flush instead, so that
@@ -59,6 +61,15 @@ if [ "${1:-}" = --mutant ]; then
   FLAVOR="mutant-$MUTANT"
   shift 2
 fi
+# the mutants a mutant's "After:" line asks for first, in the order applied
+MUTANTS=()
+m="$MUTANT"
+while [ -n "$m" ]; do
+  [ ${#MUTANTS[@]} -lt 8 ] || die "mutant $MUTANT: its After: lines go round in a circle"
+  MUTANTS=("$m" ${MUTANTS[@]+"${MUTANTS[@]}"})
+  m="$(sed -n 's/^After: //p' "$HERE/mutants/$m.patch" | head -1)"
+  [ -z "$m" ] || [ -f "$HERE/mutants/$m.patch" ] || die "mutant ${MUTANTS[0]} is to go after '$m', which is not in sw/opensbi/mutants"
+done
 PAYLOAD="$(realpath "${1:?usage: build.sh [--stock] PAYLOAD.bin OUTDIR}")"
 OUTDIR="${2:?usage: build.sh [--stock] PAYLOAD.bin OUTDIR}"
 [ -f "$PAYLOAD" ] || die "payload '$PAYLOAD' does not exist"
@@ -72,7 +83,9 @@ flock 9
 
 TARBALL="$("$ROOT/scripts/fetch-upstream.sh" "$HERE")"
 SRC="$BUILD/opensbi/src${MUTANT:+-$FLAVOR}"
-STAMP="$(hash_inputs "$HERE/UPSTREAM" "$HERE/series" "$HERE/patches" ${MUTANT:+"$HERE/mutants/$MUTANT.patch"} < /dev/null)"
+MUTANT_PATCHES=()
+for m in ${MUTANTS[@]+"${MUTANTS[@]}"}; do MUTANT_PATCHES+=("$HERE/mutants/$m.patch"); done
+STAMP="$(hash_inputs "$HERE/UPSTREAM" "$HERE/series" "$HERE/patches" ${MUTANT_PATCHES[@]+"${MUTANT_PATCHES[@]}"} < /dev/null)"
 if [ "$(cat "$SRC/.series-stamp" 2>/dev/null)" != "$STAMP" ]; then
   step "unpacking $TARBALL and applying sw/opensbi/series"
   rm -rf "$SRC" && mkdir -p "$SRC"
@@ -81,9 +94,9 @@ if [ "$(cat "$SRC/.series-stamp" 2>/dev/null)" != "$STAMP" ]; then
     echo "    $p" >&2
     patch -d "$SRC" -p1 -s --no-backup-if-mismatch < "$HERE/patches/$p" || die "patch $p does not apply"
   done
-  if [ -n "$MUTANT" ]; then
-    patch -d "$SRC" -p1 -s --no-backup-if-mismatch < "$HERE/mutants/$MUTANT.patch" || die "mutant $MUTANT does not apply"
-  fi
+  for p in ${MUTANT_PATCHES[@]+"${MUTANT_PATCHES[@]}"}; do
+    patch -d "$SRC" -p1 -s --no-backup-if-mismatch < "$p" || die "mutant $(basename "$p" .patch) does not apply"
+  done
   echo "$STAMP" > "$SRC/.series-stamp"
 fi
 
