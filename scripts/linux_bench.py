@@ -50,6 +50,7 @@ machine), .png (every sample) and, with more than one hart count,
 -scaling.png (medians and ratios against the hart count).
 """
 import argparse
+import functools
 import hashlib
 import json
 import pathlib
@@ -115,6 +116,7 @@ def tool_version(*cmd):
 LOCATOR = re.compile(rb"\s*// @\[[^\]]*\]")
 
 
+@functools.lru_cache(maxsize=None)  # jobs_for() and inputs_of() both name it: hash the Verilog once
 def model_file(harts):
     """sweep.File of the checked model, named by the design it simulates: the
     elaborated Verilog without Chisel's source locators (so that a change

@@ -61,14 +61,15 @@ if [ "${1:-}" = --mutant ]; then
   FLAVOR="mutant-$MUTANT"
   shift 2
 fi
-# the mutants a mutant's "After:" line asks for first, in the order applied
-MUTANTS=()
+# the mutant's patch and those its "After:" lines ask for first, in the order applied
+MUTANT_PATCHES=()
 m="$MUTANT"
 while [ -n "$m" ]; do
-  [ ${#MUTANTS[@]} -lt 8 ] || die "mutant $MUTANT: its After: lines go round in a circle"
-  MUTANTS=("$m" ${MUTANTS[@]+"${MUTANTS[@]}"})
-  m="$(sed -n 's/^After: //p' "$HERE/mutants/$m.patch" | head -1)"
-  [ -z "$m" ] || [ -f "$HERE/mutants/$m.patch" ] || die "mutant ${MUTANTS[0]} is to go after '$m', which is not in sw/opensbi/mutants"
+  [ ${#MUTANT_PATCHES[@]} -lt 8 ] || die "mutant $MUTANT: its After: lines go round in a circle"
+  MUTANT_PATCHES=("$HERE/mutants/$m.patch" ${MUTANT_PATCHES[@]+"${MUTANT_PATCHES[@]}"})
+  after="$(sed -n 's/^After: //p' "$HERE/mutants/$m.patch" | head -1)"
+  [ -z "$after" ] || [ -f "$HERE/mutants/$after.patch" ] || die "mutant $m is to go after '$after', which is not in sw/opensbi/mutants"
+  m="$after"
 done
 PAYLOAD="$(realpath "${1:?usage: build.sh [--stock] PAYLOAD.bin OUTDIR}")"
 OUTDIR="${2:?usage: build.sh [--stock] PAYLOAD.bin OUTDIR}"
@@ -83,8 +84,6 @@ flock 9
 
 TARBALL="$("$ROOT/scripts/fetch-upstream.sh" "$HERE")"
 SRC="$BUILD/opensbi/src${MUTANT:+-$FLAVOR}"
-MUTANT_PATCHES=()
-for m in ${MUTANTS[@]+"${MUTANTS[@]}"}; do MUTANT_PATCHES+=("$HERE/mutants/$m.patch"); done
 STAMP="$(hash_inputs "$HERE/UPSTREAM" "$HERE/series" "$HERE/patches" ${MUTANT_PATCHES[@]+"${MUTANT_PATCHES[@]}"} < /dev/null)"
 if [ "$(cat "$SRC/.series-stamp" 2>/dev/null)" != "$STAMP" ]; then
   step "unpacking $TARBALL and applying sw/opensbi/series"
