@@ -21,6 +21,7 @@
 #define SBI_ERR_INVALID_PARAM		-3
 #define SBI_ERR_DENIED			-4
 #define SBI_ERR_INVALID_ADDRESS		-5
+#define SBI_ERR_TIMEOUT			-12
 #define SBI_ERR_IO			-13
 
 #endif

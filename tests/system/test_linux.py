@@ -80,9 +80,10 @@ def test_port_flushes_by_ipi_when_requests_fail():
     a flaky device). The port must end every failure in a full flush by IPI
     of its own (never SBI RFENCE, which our firmware would hand to the same
     device), count it, and leave no stale translation, so every workload
-    passes. (OpenSBI 1.6's ecall layer turns SBI_ERR_TIMEOUT, which is
-    beyond its SBI_LAST_ERR, into SBI_ERR_FAILED: through SBI every failure
-    arrives as an error, and only the hart's own channel tells a timeout.)
+    passes. Both kinds arrive as themselves, counted apart (OpenSBI 1.6's
+    ecall layer turned SBI_ERR_TIMEOUT, beyond its SBI_LAST_ERR, into
+    SBI_ERR_FAILED and printed a line in the middle of /init's output until
+    the series' patch 0008).
     The pending-page log's path usually sends pages here too, failures
     among them; QEMU's timing makes that a matter of chance, so only the
     SoC run (deterministic) requires it."""
@@ -90,7 +91,7 @@ def test_port_flushes_by_ipi_when_requests_fail():
     assert r.status == 0, describe(r)
     assert_no_stale_translation(r, writers=3)
     c = counters(r)
-    assert c["requests"] > 0 and c["errors"] > 0, describe(r)
+    assert c["requests"] > 0 and c["errors"] > 0 and c["timeouts"] > 0, describe(r)
     assert c["ipi_fallbacks"] == c["errors"] + c["timeouts"], describe(r)
     # No remote fence went to the firmware as RFENCE: the port counted
     # none, and the remote fences OpenSBI counted (its PMU firmware events)
@@ -108,7 +109,8 @@ def flaky_debug_run(k_flavor, fw_flavor="mutant-flush-flaky"):
     assert r.status == 0, describe(r)
     assert_no_stale_translation(r, writers=3)
     c = counters(r)
-    assert c["requests"] > 0 and c["errors"] > 0 and c["ipi_fallbacks"] == c["errors"] + c["timeouts"], describe(r)
+    assert c["requests"] > 0 and c["errors"] > 0 and c["timeouts"] > 0, describe(r)
+    assert c["ipi_fallbacks"] == c["errors"] + c["timeouts"], describe(r)
     return c
 
 
