@@ -14,6 +14,26 @@
  * and harts must succeed. Neither side ever touches the other's RAM: PMP
  * would stop it, and the unit must too.
  *
+ * Then B's harts leave a domain with a posted request the unit gave up on
+ * (issue 55, item 7), if the firmware has the test hook that switches a
+ * hart's domain context through OpenSBI's own functions
+ * (sw/opensbi/mutants/domain-switch.patch; hart 3 may visit domain C of
+ * domains.dts). Hart 2 caches the translation of region page STUCK_PAGE,
+ * then holds its flush agent with a store to the delay RAM that lands
+ * STUCK_DELAY cycles later (three of the unit's TIMEOUTs). Hart 3 posts,
+ * through the batched extension, a one-page request naming hart 2, whose
+ * `end` then waits at the head of the agent's queue for the drain; it
+ * moves the page (STUCK_PAGE now maps STUCK_PAGE + 1) and posts one entry
+ * of 128 pages naming hart 2: the agent queues 32 of them behind that
+ * `end` and takes no more, so the unit gives up on hart 2 before it sends
+ * STUCK_PAGE. Before it collects that (SYNC), hart 3
+ * leaves B for C and comes back. Its SYNC must still report the timeout,
+ * and hart 2's first load once told must see the new page (0xb): the
+ * firmware flushed hart 2 by IPI when hart 3 left with the unit's give-up
+ * uncollected. Before it did (its domain-switch hook cleared the
+ * channel's ERRORS and FAILED), SYNC returned 0 and hart 2 loaded 0xa, a
+ * stale translation.
+ *
  * Hart 0 prints "PASS|FAIL <side>: <what>: <value> (want <value>)" for
  * every check of both sides, then "sbi domains: <n> checks, <k> failed",
  * and ends with status 0, or 1 if a check failed.
@@ -21,6 +41,7 @@
 #include "runtime.h"
 #include "sbi_tlbsd.h"
 #include "shootdown.h"
+#include "shootdown_paths.h"
 
 #define A_RAM		(DRAM_BASE + 0x400000)
 #define B_RAM		(DRAM_BASE + 0x800000)
@@ -63,10 +84,38 @@ static const struct {
 	[SBI_OTHER_TARGET] = { "SBI FLUSH, a target in the other domain", SBI_ERR_INVALID_PARAM },
 };
 
+#define SBI_EXT_DSWITCH	0x08445357	/* the test hook (sw/opensbi/mutants/domain-switch.patch) */
+#define DSWITCH_EXIT	0
+#define DSWITCH_ENTER	1
+#define SBI_EXT_HSM	0x48534D
+#define SBI_HSM_HART_START	0
+#define STUCK_DELAY	(3UL << 20)
+#define STUCK_PAGE	100
+#define STUCK_PAGES	128
+
+extern char _secondary_start[];	/* runtime/sbi/crt0.S */
+
+enum switch_check { SW_START, SW_POST_ONE, SW_POST, SW_LEAVE, SW_VISITS, SW_SYNC, SW_LOAD, SWITCH_CHECKS };
+
+static const struct {
+	const char *what;
+	long want;
+} switch_checks[SWITCH_CHECKS] = {
+	[SW_START] = { "hart 2 starts hart 3", SBI_SUCCESS },
+	[SW_POST_ONE] = { "post of one page naming the held hart 2", SBI_SUCCESS },
+	[SW_POST] = { "post of 128 pages naming it", SBI_SUCCESS },
+	[SW_LEAVE] = { "hart 3 leaves B for C and comes back", SBI_SUCCESS },
+	[SW_VISITS] = { "hart 3's visits to C", 1 },
+	[SW_SYNC] = { "sync after the visit", SBI_ERR_TIMEOUT },
+	[SW_LOAD] = { "the held hart's load after that (0xb: the new page)", 0xb },
+};
+
 /* In .bss of the shared image: hart 0 clears it before it sets `ready`. */
 static volatile uint32_t ready;
 static volatile long got[2][CHECKS];
 static volatile uint32_t done[2];
+static volatile long switch_got[SWITCH_CHECKS];
+static volatile int step, switch_set_up, switching, switch_done;
 
 static long flush(uint64_t mask, uint64_t list, uint64_t count)
 {
@@ -93,6 +142,73 @@ static void run_side(unsigned s)
 	done[s] = 1;
 }
 
+static void held_target(void)
+{
+	volatile uint64_t *delay = (volatile uint64_t *)(DELAY_RAM_BASE + DELAY_RAM_DELAY);
+
+	(void)*(volatile uint64_t *)region_va(STUCK_PAGE);	/* its translation is now cached */
+	*delay = STUCK_DELAY;
+	(void)*delay;	/* the delay is set before the store below */
+	step = 1;
+	fence();
+	*(volatile uint64_t *)DELAY_RAM_BASE = 1;	/* no drain for STUCK_DELAY cycles */
+	while (step != 2)
+		;
+	switch_got[SW_LOAD] = *(volatile uint64_t *)region_va(STUCK_PAGE);
+	fence();
+	step = 3;
+}
+
+/* Hart 3: its list in B's RAM, past the checks' lists */
+static void initiator(void)
+{
+	uint64_t *list = (uint64_t *)B_RAM + LIST_ENTRIES;
+
+	while (step != 1)
+		;
+	for (volatile int i = 0; i < 200; i++)	/* the store leaves the target */
+		;
+	list[0] = TLBSD_ENTRY(TLBSD_KIND_VA_ALL, TLBSD_SIZE_4K, 1, region_va(0), 0);
+	fence();
+	switch_got[SW_POST_ONE] =
+		sbi_ecall(SBI_EXT_TLBSD, SBI_TLBSD_FLUSH, 1UL << 2, 0, (uint64_t)list, 0, 1, SBI_TLBSD_FLUSH_POST).error;
+	*region_leaf[STUCK_PAGE] = region_pte[STUCK_PAGE + 1];
+	list[1] = TLBSD_ENTRY(TLBSD_KIND_VA_ALL, TLBSD_SIZE_4K, STUCK_PAGES, region_va(0), 0);
+	fence();
+	switch_got[SW_POST] =
+		sbi_ecall(SBI_EXT_TLBSD, SBI_TLBSD_FLUSH, 1UL << 2, 0, (uint64_t)&list[1], 0, 1, SBI_TLBSD_FLUSH_POST)
+			.error;
+	switch_got[SW_LEAVE] = sbi_ecall(SBI_EXT_DSWITCH, DSWITCH_EXIT, 0, 0, 0, 0, 0, 0).error;
+	switch_got[SW_SYNC] = sbi_ecall(SBI_EXT_TLBSD, SBI_TLBSD_SYNC, 0, 0, 0, 0, 0, 0).error;
+	step = 2;
+	while (step != 3)
+		;
+	*region_leaf[STUCK_PAGE] = region_pte[STUCK_PAGE];
+}
+
+/* Hart 3 in C, untranslated: count the visit and go back to B. */
+void other_domain_entry(unsigned long hartid)
+{
+	(void)hartid;
+	switch_got[SW_VISITS]++;
+	fence();
+	sbi_ecall(SBI_EXT_DSWITCH, DSWITCH_ENTER, 2, 0, 0, 0, 0, 0);	/* returns only if it failed */
+}
+
+/* Hart 2, after B's checks: hart 3's posted request and its visit to C */
+static void switch_case(void)
+{
+	paths_setup();
+	region_pages[STUCK_PAGE][0] = 0xa;
+	region_pages[STUCK_PAGE + 1][0] = 0xb;
+	fence();
+	switch_got[SW_START] =
+		sbi_ecall(SBI_EXT_HSM, SBI_HSM_HART_START, 3, (unsigned long)_secondary_start, 0, 0, 0, 0).error;
+	paths_enter();
+	switch_set_up = 1;
+	held_target();
+}
+
 static int report(unsigned s)
 {
 	int bad = 0;
@@ -112,21 +228,39 @@ int main(unsigned long hartid)
 		while (ready != READY)
 			;
 		run_side(1);
+		if (switching)
+			switch_case();
+		return 0;
+	}
+	if (hartid == 3) {
+		while (!switch_set_up)
+			;
+		paths_enter();
+		initiator();
+		fence();
+		switch_done = 1;
 		return 0;
 	}
 	if (hartid != sides[0].hart)
 		return 0;
 
+	switching = sbi_ecall(SBI_EXT_BASE, SBI_BASE_PROBE_EXT, SBI_EXT_DSWITCH, 0, 0, 0, 0, 0).value != 0;
 	ready = READY;
 	fence();
 	run_side(0);
-	for (unsigned long spins = 0; !done[1]; spins++)
-		if (spins == 100000000UL) {
-			printf("FAIL B: domain B's boot hart never finished\n");
+	for (unsigned long spins = 0; !done[1] || (switching && !switch_done); spins++)
+		if (spins == 200000000UL) {
+			printf("FAIL B: domain B's harts never finished (step %d)\n", step);
 			return 1;
 		}
 	fence();
 	int bad = report(0) + report(1);
-	printf("sbi domains: %d checks, %d failed\n", 2 * CHECKS, bad);
+	for (unsigned c = 0; switching && c < SWITCH_CHECKS; c++) {
+		int ok = switch_got[c] == switch_checks[c].want;
+		printf("%s B: %s: %ld (want %ld)\n", ok ? "PASS" : "FAIL", switch_checks[c].what, switch_got[c],
+		       switch_checks[c].want);
+		bad += !ok;
+	}
+	printf("sbi domains: %d checks, %d failed\n", 2 * CHECKS + (switching ? SWITCH_CHECKS : 0), bad);
 	return bad != 0;
 }

@@ -65,6 +65,13 @@
 #define PT_POOL_PAGES	64
 #endif
 #define STACK_SIZE	8192
+/* The stack of a hart entering a domain it visits (runtime/sbi/crt0.S): no
+ * board's firmware has such a domain. */
+#if defined(PLATFORM_SBI_BOARD)
+#define OTHER_DOMAIN_STACK_SIZE	256
+#else
+#define OTHER_DOMAIN_STACK_SIZE	4096
+#endif
 
 /*
  * Where programs put the physical frames their tests map, 2 MiB-aligned

@@ -85,6 +85,9 @@ struct sbiret sbi_ecall(unsigned long ext, unsigned long fid, unsigned long a0, 
 #define SBI_EXT_RFENCE		0x52464E43
 #define SBI_RFENCE_SFENCE_VMA	1
 #define SBI_RFENCE_SFENCE_VMA_ASID	2
+/* Under OpenSBI: what a hart runs when the domain context switch starts it
+ * in a domain it visits (runtime/sbi/crt0.S); by default nothing. */
+void other_domain_entry(unsigned long hartid);
 
 /* Small helpers without a libc. */
 void *memset(void *d, int c, size_t n);

@@ -4,7 +4,10 @@
  * _secondary_start. A hart that OpenSBI boots for another domain into the
  * same image (sw/opensbi/domains.dts) enters at _start + 4, which is
  * _secondary_start: it must not set the image up again, and its program
- * waits until the boot hart has.
+ * waits until the boot hart has. A hart that OpenSBI's domain context
+ * switch starts in a domain it visits enters at _start + 8 with a stack of
+ * its own (its stack in the domain it left still holds that domain's
+ * frames), and runs other_domain_entry().
  */
 #include "platform.h"
 #include "start.inc"
@@ -16,6 +19,7 @@ _start:
 	.option norvc
 	j	1f
 	j	_secondary_start
+	j	_other_domain_start
 	.option pop
 1:	li	t0, MAX_HARTS
 	bgeu	a0, t0, park
@@ -36,4 +40,15 @@ _secondary_start:
 	call	hart_entry
 park:
 	wfi
+	j	park
+
+_other_domain_start:
+	.option push
+	.option norelax
+	la	gp, __global_pointer$
+	.option pop
+	la	sp, other_domain_stack
+	li	t0, OTHER_DOMAIN_STACK_SIZE
+	add	sp, sp, t0
+	call	other_domain_entry
 	j	park

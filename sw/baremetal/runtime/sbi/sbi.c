@@ -37,6 +37,16 @@ static struct sbiret sbi_call(unsigned long ext, unsigned long fid, unsigned lon
 
 static unsigned long boot_hartid;
 
+/* The stack of a hart that enters a domain it visits (crt0.S, _start + 8):
+ * one such hart at a time. */
+uint8_t other_domain_stack[OTHER_DOMAIN_STACK_SIZE] __attribute__((aligned(16)));
+
+/* What that hart runs, unless its program says otherwise: nothing. */
+__attribute__((weak)) void other_domain_entry(unsigned long hartid)
+{
+	(void)hartid;
+}
+
 unsigned long boot_hart(void) { return boot_hartid; }
 
 void putchar_raw(int c)
