@@ -160,6 +160,24 @@ def test_channel_limits_follow_opensbi_domains():
     assert_scoreboard_checked(r)
 
 
+def test_a_unit_the_device_tree_describes_wrongly_stays_closed():
+    """Issue 55, item 10 (the firmware's part): a firmware whose device
+    tree gives the unit a reg of 4 KiB, less than its 64 KiB window
+    (sw/opensbi/mutants/fdt-small-reg.patch), must leave the unit closed
+    and its whole window M-mode only, so that S-mode cannot set the
+    channels' limits on the global page
+    (sw/baremetal/programs-sbi/sbi_unit_closed.c: every access faults,
+    CEILING keeps its value, no batched extension). Before the driver
+    protected such a unit, S-mode read and wrote the global page."""
+    r = run_sim(2, firmware("mutant-fdt-small-reg", "sbi_unit_closed") / "fw_payload.elf", "+max-cycles=60000000",
+                timeout=900)
+    checks = re.findall(r"^(PASS|FAIL) (.+): (-?\d+) \(want (-?\d+)\)$", r.stdout, re.M)
+    total = re.search(r"^sbi unit closed: (\d+) checks, (\d+) failed$", r.stdout, re.M)
+    assert total and len(checks) == int(total[1]) > 0, describe(r)
+    wrong = [c for c in checks if c[2] != c[3]]
+    assert not wrong and total[2] == "0" and r.status == 0, f"{wrong}\n{describe(r)}"
+
+
 def test_opensbi_series_is_clean():
     """The series applies with git am, is signed off, adds only lines clean
     under OpenSBI's .clang-format, and carries the generated register header."""

@@ -142,23 +142,6 @@ static void run_side(unsigned s)
 	done[s] = 1;
 }
 
-static void held_target(void)
-{
-	volatile uint64_t *delay = (volatile uint64_t *)(DELAY_RAM_BASE + DELAY_RAM_DELAY);
-
-	(void)*(volatile uint64_t *)region_va(STUCK_PAGE);	/* its translation is now cached */
-	*delay = STUCK_DELAY;
-	(void)*delay;	/* the delay is set before the store below */
-	step = 1;
-	fence();
-	*(volatile uint64_t *)DELAY_RAM_BASE = 1;	/* no drain for STUCK_DELAY cycles */
-	while (step != 2)
-		;
-	switch_got[SW_LOAD] = *(volatile uint64_t *)region_va(STUCK_PAGE);
-	fence();
-	step = 3;
-}
-
 /* Hart 3: its list in B's RAM, past the checks' lists */
 static void initiator(void)
 {
@@ -206,7 +189,7 @@ static void switch_case(void)
 		sbi_ecall(SBI_EXT_HSM, SBI_HSM_HART_START, 3, (unsigned long)_secondary_start, 0, 0, 0, 0).error;
 	paths_enter();
 	switch_set_up = 1;
-	held_target();
+	switch_got[SW_LOAD] = hold_agent_then_load(STUCK_PAGE, STUCK_DELAY, &step);
 }
 
 static int report(unsigned s)

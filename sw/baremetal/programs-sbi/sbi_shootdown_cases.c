@@ -261,18 +261,7 @@ static volatile uint64_t stuck_saw;
 
 static void stuck_target(void)
 {
-	volatile uint64_t *delay = (volatile uint64_t *)(DELAY_RAM_BASE + DELAY_RAM_DELAY);
-	(void)*(volatile uint64_t *)region_va(STUCK_PAGE);	/* its translation is now cached */
-	*delay = STUCK_DELAY;
-	(void)*delay;	/* the delay is set before the store below */
-	stuck_step = 1;
-	fence();
-	*(volatile uint64_t *)DELAY_RAM_BASE = 1;	/* no drain for STUCK_DELAY cycles */
-	while (stuck_step != 2)
-		;
-	stuck_saw = *(volatile uint64_t *)region_va(STUCK_PAGE);
-	fence();
-	stuck_step = 3;
+	stuck_saw = hold_agent_then_load(STUCK_PAGE, STUCK_DELAY, &stuck_step);
 }
 
 static void timeout_case(unsigned long stuck)

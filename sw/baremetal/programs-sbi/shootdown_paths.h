@@ -140,6 +140,36 @@ static inline long flush_region(enum path p, uint64_t targets, unsigned first, u
 
 /* This hart's count of IPIs taken (each one a trap into M-mode), through an
  * SBI PMU firmware counter started by pmu_ipi_counter(). */
+#ifndef PLATFORM_SBI_BOARD
+/*
+ * A target whose flush agent cannot acknowledge for `delay` cycles: it
+ * caches the translation of region page `page`, then makes a store to the
+ * delay RAM that lands `delay` cycles later, which the agent must drain
+ * before it acknowledges (an `end` waits at the head of its queue, and the
+ * commands after it queue up behind). Handshake through *step: sets 1 once
+ * the store is under way, waits for 2, loads the page and returns what it
+ * saw after setting 3.
+ */
+static inline uint64_t hold_agent_then_load(unsigned page, uint64_t delay, volatile int *step)
+{
+	volatile uint64_t *delay_reg = (volatile uint64_t *)(DELAY_RAM_BASE + DELAY_RAM_DELAY);
+	uint64_t saw;
+
+	(void)*(volatile uint64_t *)region_va(page);	/* its translation is now cached */
+	*delay_reg = delay;
+	(void)*delay_reg;	/* the delay is set before the store below */
+	*step = 1;
+	fence();
+	*(volatile uint64_t *)DELAY_RAM_BASE = 1;	/* no drain for `delay` cycles */
+	while (*step != 2)
+		;
+	saw = *(volatile uint64_t *)region_va(page);
+	fence();
+	*step = 3;
+	return saw;
+}
+#endif
+
 static inline long pmu_ipi_counter(void)
 {
 	struct sbiret n = sbi_ecall(SBI_EXT_PMU, SBI_PMU_NUM_COUNTERS, 0, 0, 0, 0, 0, 0);
