@@ -145,6 +145,27 @@ def test_the_port_flushes_from_interrupt_context():
     assert c["wait_cycles"] == 0 and c["wait_unmeasured"] >= c["requests"] > 0, c
 
 
+@pytest.mark.long
+def test_port_falls_back_when_the_unit_gives_up_on_the_soc():
+    """Issue 55, item 2: the port on the 2-hart SoC submitting on its hart's
+    channel directly, under a firmware that sets the unit's TIMEOUT to 8
+    cycles (sw/opensbi/mutants/tiny-timeout.patch), so that the unit gives
+    up on targets that are slow to take a command or acknowledge
+    (ERR_TIMEOUT) and on lists it cannot read at once (ERR_LIST_TIMEOUT,
+    after a full flush). Every such request must end in the kernel's own
+    flush by IPI, counted, with no remote fence sent as SBI RFENCE, and the
+    probes must find nothing stale; the scoreboard, which knows which
+    targets a request gave up on, must find no violation."""
+    r = run_sim(2, firmware_with_kernel("mutant-tiny-timeout", "quick") / "fw_payload.elf",
+                "+max-cycles=400000000", timeout=3600)
+    assert r.status == 0, describe(r)
+    assert_no_stale_translation(r, writers=1)
+    c = counters(r)
+    assert c["direct"] > 0 and c["timeouts"] > 0 and c["errors"] > 0, describe(r)
+    assert c["ipi_fallbacks"] == c["errors"] + c["timeouts"] and c["sbi_rfence"] == 0, describe(r)
+    assert_scoreboard_checked(r, requests=c["requests"])
+
+
 def test_port_flushes_by_the_unit_on_the_soc(tmp_path):
     """The port on the 2-hart SoC with the unit's firmware: it boots to /init,
     which runs its workloads shorter here (8 probe rounds, no 64 KiB folio
