@@ -87,13 +87,7 @@ static const struct {
 #define SBI_EXT_DSWITCH	0x08445357	/* the test hook (sw/opensbi/mutants/domain-switch.patch) */
 #define DSWITCH_EXIT	0
 #define DSWITCH_ENTER	1
-#define SBI_EXT_HSM	0x48534D
-#define SBI_HSM_HART_START	0
-#define STUCK_DELAY	(3UL << 20)
-#define STUCK_PAGE	100
 #define STUCK_PAGES	128
-
-extern char _secondary_start[];	/* runtime/sbi/crt0.S */
 
 enum switch_check { SW_START, SW_POST_ONE, SW_POST, SW_LEAVE, SW_VISITS, SW_SYNC, SW_LOAD, SWITCH_CHECKS };
 
@@ -185,8 +179,7 @@ static void switch_case(void)
 	region_pages[STUCK_PAGE][0] = 0xa;
 	region_pages[STUCK_PAGE + 1][0] = 0xb;
 	fence();
-	switch_got[SW_START] =
-		sbi_ecall(SBI_EXT_HSM, SBI_HSM_HART_START, 3, (unsigned long)_secondary_start, 0, 0, 0, 0).error;
+	switch_got[SW_START] = sbi_start_hart(3);
 	paths_enter();
 	switch_set_up = 1;
 	switch_got[SW_LOAD] = hold_agent_then_load(STUCK_PAGE, STUCK_DELAY, &step);

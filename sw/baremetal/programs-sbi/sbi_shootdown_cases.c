@@ -253,8 +253,6 @@ static void error_cases(unsigned long me)
  * RFENCE returned must see the new page, and SYNC must report (1)'s
  * timeout though (2) completed after it.
  */
-#define STUCK_DELAY	(3UL << 20)
-#define STUCK_PAGE	100
 #define STUCK_RANGE	128
 static volatile int stuck_step;
 static volatile uint64_t stuck_saw;

@@ -138,9 +138,12 @@ static inline long flush_region(enum path p, uint64_t targets, unsigned first, u
 	}
 }
 
-/* This hart's count of IPIs taken (each one a trap into M-mode), through an
- * SBI PMU firmware counter started by pmu_ipi_counter(). */
 #ifndef PLATFORM_SBI_BOARD
+/* A page of the region a held target has cached, and a hold of three of
+ * the unit's TIMEOUTs (2^20 cycles, the SoC's reset value). */
+#define STUCK_PAGE	100
+#define STUCK_DELAY	(3UL << 20)
+
 /*
  * A target whose flush agent cannot acknowledge for `delay` cycles: it
  * caches the translation of region page `page`, then makes a store to the
@@ -170,6 +173,8 @@ static inline uint64_t hold_agent_then_load(unsigned page, uint64_t delay, volat
 }
 #endif
 
+/* This hart's count of IPIs taken (each one a trap into M-mode), through an
+ * SBI PMU firmware counter started by pmu_ipi_counter(). */
 static inline long pmu_ipi_counter(void)
 {
 	struct sbiret n = sbi_ecall(SBI_EXT_PMU, SBI_PMU_NUM_COUNTERS, 0, 0, 0, 0, 0, 0);

@@ -88,6 +88,9 @@ struct sbiret sbi_ecall(unsigned long ext, unsigned long fid, unsigned long a0, 
 /* Under OpenSBI: what a hart runs when the domain context switch starts it
  * in a domain it visits (runtime/sbi/crt0.S); by default nothing. */
 void other_domain_entry(unsigned long hartid);
+/* Under OpenSBI: start `hart` (of the caller's domain) at the image's
+ * secondary entry, as start-up does for the boot hart; the SBI error. */
+long sbi_start_hart(unsigned long hart);
 
 /* Small helpers without a libc. */
 void *memset(void *d, int c, size_t n);

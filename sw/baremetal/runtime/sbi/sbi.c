@@ -55,6 +55,11 @@ void putchar_raw(int c)
 		sbi_call(SBI_EXT_LEGACY_PUTCHAR, 0, (uint8_t)c, 0, 0);
 }
 
+long sbi_start_hart(unsigned long hart)
+{
+	return sbi_call(SBI_EXT_HSM, SBI_HSM_HART_START, hart, (unsigned long)_secondary_start, 0).error;
+}
+
 /* Boot hart: start every other hart of the device tree, then run main. */
 void sbi_boot_hart(unsigned long hartid)
 {
@@ -62,9 +67,9 @@ void sbi_boot_hart(unsigned long hartid)
 	for (unsigned long h = 0; h < num_harts(); h++) {
 		if (h == hartid)
 			continue;
-		struct sbiret r = sbi_call(SBI_EXT_HSM, SBI_HSM_HART_START, h, (unsigned long)_secondary_start, 0);
-		if (r.error)
-			printf("warning: SBI hart_start(%lu) failed: %ld\n", h, r.error);
+		long error = sbi_start_hart(h);
+		if (error)
+			printf("warning: SBI hart_start(%lu) failed: %ld\n", h, error);
 	}
 	hart_entry(hartid);
 }
