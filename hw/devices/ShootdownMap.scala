@@ -77,7 +77,7 @@ object ShootdownMap {
     val fallbacks = RegDesc("CTR_FALLBACKS", 0x028, R, 64, "requests run as a full flush because of CEILING", volatile = true)
     val errors    = RegDesc("CTR_ERRORS", 0x030, R, 64, "requests refused at submission or completed with an error", volatile = true)
     val timeout   = RegDesc("TIMEOUT", 0x038, RW, 32,
-      "cycles a request waits for a target to take a command or acknowledge, then it gives up on that target (FAILED, ERR_TIMEOUT) and goes on without it; and cycles the list reader waits for an answer, then it gives the list up (ERR_LIST_TIMEOUT); 0 waits for ever; reset: the build's value", reset = None)
+      "cycles a request waits for a target to take a command or acknowledge, then it gives up on that target (FAILED, ERR_TIMEOUT) and goes on without it; cycles a target given up on must then be idle before requests name it again; and cycles the list reader waits for an answer, then it gives the list up (ERR_LIST_TIMEOUT); 0 waits for ever; reset: the build's value", reset = None)
     val timeouts  = RegDesc("CTR_TIMEOUTS", 0x040, R, 64, "targets given up on or left out as dead (one per target and request)", volatile = true)
     val foreign   = RegDesc("CTR_FOREIGN", 0x048, R, 64, "channel writes and submits refused because another hart made them", volatile = true)
     val agentCycles = RegDesc("AGENT_CYCLES", 0x100, R, 64,
@@ -142,7 +142,7 @@ object ShootdownMap {
     val badRange   = ConstDesc("ERR_BAD_RANGE", 4, "the list does not lie entirely inside DRAM")
     val badEntry   = ConstDesc("ERR_BAD_ENTRY", 5, "an entry uses a reserved encoding: the request ran as a full flush (SUBMIT_ONE: nothing was submitted)")
     val busError   = ConstDesc("ERR_BUS", 6, "reading the list returned a bus error; the request ran as a full flush")
-    val timeout    = ConstDesc("ERR_TIMEOUT", 7, "targets (FAILED) did not take a command or acknowledge within TIMEOUT cycles, or were left out at once because an earlier request gave up on them and their agents have not been idle since; the request completed for the others")
+    val timeout    = ConstDesc("ERR_TIMEOUT", 7, "targets (FAILED) did not take a command or acknowledge within TIMEOUT cycles, or were left out at once because an earlier request gave up on them and their agents have not been idle for TIMEOUT cycles since; the request completed for the others")
     val denied     = ConstDesc("ERR_DENIED", 8, "TARGETS names a hart outside the channel's ALLOWED mask, or the list leaves its LIST_BASE..LIST_LIMIT window")
     val foreign    = ConstDesc("ERR_FOREIGN", 9, "another hart read this channel's SUBMIT or SUBMIT_ONE (not recorded in ERROR)")
     val narrow     = ConstDesc("ERR_NARROW", 10, "SUBMIT or SUBMIT_ONE was read with fewer than its 64 bits (a 32-bit read gets its half of the answer): nothing was submitted (not recorded in ERROR)")

@@ -310,12 +310,10 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   private val completion = engine.io.complete
   channels.zipWithIndex.foreach { case (c, i) =>
     val e = c.io.progress
-    val oldestMine = engine.io.oldest.valid && engine.io.oldest.bits.chan === i.U
     e.started := engine.io.started.valid && engine.io.started.bits === i.U
     e.sending := engine.io.sending.valid && engine.io.sending.bits === i.U
-    e.oldest.valid := oldestMine
-    e.oldest.bits := engine.io.oldest.bits.acked
-    e.complete := completion.valid && oldestMine
+    e.oldest := engine.io.chanAcked(i)
+    e.complete := completion.valid && completion.bits.chan === i.U
     e.errCode := completion.bits.errCode
     e.listCode := completion.bits.listCode
     e.failed := completion.bits.failed
@@ -325,7 +323,7 @@ class ShootdownUnitImp(outer: ShootdownUnit) extends LazyModuleImp(outer) {
   when (completion.valid && completion.bits.fallback && completion.bits.errCode === 0.U) { ctrFallbacks := ctrFallbacks + 1.U }
   when (completion.valid) { ctrRequests := ctrRequests + 1.U }
   ctrErrors := ctrErrors + PopCount(channels.map(_.io.submitError)) + (completion.valid && completion.bits.errCode =/= 0.U)
-  ctrTimeouts := ctrTimeouts + PopCount(engine.io.gaveUp) + PopCount(engine.io.skipped)
+  ctrTimeouts := ctrTimeouts + engine.io.gaveUp + PopCount(engine.io.skipped)
   ctrForeign := ctrForeign + PopCount(channels.map(_.io.foreign))
 
   probes()

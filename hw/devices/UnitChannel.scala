@@ -87,7 +87,7 @@ class UnitChannelProgress(nHarts: Int) extends Bundle {
   val started  = Bool()
   /** The sending stage holds one of its requests. */
   val sending  = Bool()
-  /** Its request is the oldest waiting one: that request's acknowledgements. */
+  /** Its oldest waiting request's acknowledgements (valid: it has one waiting). */
   val oldest   = Valid(UInt(nHarts.W))
   /** That request completed, with this error code (0: success), the
     * error its list ended with (0: none; hidden by a TIMEOUT errCode) and

@@ -2,7 +2,7 @@
 // reads each request's list (ListReader), turns its entries into flush
 // commands (EntryExpander), hands them to every target's agent and waits for
 // their acknowledgements (Broadcaster), and reports each request's
-// completion in the order they were sent. docs/shootdown-unit.md.
+// completion, a channel's in the order it sent them. docs/shootdown-unit.md.
 package shootdown.devices
 
 import chisel3._
@@ -11,14 +11,17 @@ import chisel3.util._
 /** @param nHarts    harts the unit serves (and channels it has)
   * @param addrBits  bits of a list's address
   * @param blockBytes the system's cache block (the reader's unit of reading)
-  * @param inFlight  requests that may wait for acknowledgements at once */
-case class UnitEngineParams(nHarts: Int, addrBits: Int, unit: ShootdownParams, blockBytes: Int, inFlight: Int = 2) {
+  * @param inFlight  requests the engine holds at once (its list being read,
+  *                  being sent, or waiting for acknowledgements); one
+  *                  channel may hold all but one of them */
+case class UnitEngineParams(nHarts: Int, addrBits: Int, unit: ShootdownParams, blockBytes: Int, inFlight: Int = 4) {
+  require(inFlight >= 2)
   val chanBits = log2Ceil(nHarts max 2)
   def request = new ShootdownRequest(nHarts, addrBits, unit.countBits)
   def reader = ListReaderParams(addrBits, unit.countBits, unit.maxEntries, blockBytes, unit.listReads)
 }
 
-/** A request's completion, in the order the requests were sent. */
+/** A request's completion (a channel's in the order it sent them). */
 class UnitCompletion(p: UnitEngineParams) extends Bundle {
   val chan    = UInt(p.chanBits.W)
   /** 0: success; else the error the request ends with (TIMEOUT when a
@@ -37,10 +40,9 @@ class UnitCompletion(p: UnitEngineParams) extends Bundle {
   override def cloneType = new UnitCompletion(p).asInstanceOf[this.type]
 }
 
-/** What a request's completion needs of the time it was sent, kept in the
-  * broadcaster's order while it waits for acknowledgements. */
+/** What a request's completion needs of the time it was sent, kept beside
+  * its broadcaster slot while it waits for acknowledgements. */
 class UnitWaiting(p: UnitEngineParams) extends Bundle {
-  val chan     = UInt(p.chanBits.W)
   val errCode  = UInt(8.W)
   val fallback = Bool()
   override def cloneType = new UnitWaiting(p).asInstanceOf[this.type]
@@ -75,17 +77,14 @@ class UnitEngineIO(p: UnitEngineParams) extends Bundle {
   val started  = Output(Valid(UInt(p.chanBits.W)))
   /** The channel whose request the sending stage holds. */
   val sending  = Output(Valid(UInt(p.chanBits.W)))
-  /** The oldest waiting request's channel and acknowledgements so far. */
-  val oldest   = Output(Valid(new Bundle {
-    val chan  = UInt(p.chanBits.W)
-    val acked = UInt(p.nHarts.W)
-  }))
+  /** Per channel: its oldest waiting request's acknowledgements so far. */
+  val chanAcked = Output(Vec(p.nHarts, Valid(UInt(p.nHarts.W))))
   val complete = Output(Valid(new UnitCompletion(p)))
-  /** Counters' events: an entry finished, a page's command sent, targets
-    * given up on or skipped. */
+  /** Counters' events: an entry finished, a page's command sent, (target,
+    * request) pairs given up on, targets skipped. */
   val entryDone = Output(Bool())
   val pageSent  = Output(Bool())
-  val gaveUp    = Output(UInt(p.nHarts.W))
+  val gaveUp    = Output(UInt(8.W))
   val skipped   = Output(UInt(p.nHarts.W))
   val watch     = Output(new UnitEngineWatch(p))
   val knobs     = Input(new Knobs(Knobs.unit))
@@ -104,10 +103,22 @@ class UnitEngine(p: UnitEngineParams) extends Module {
   // there directly), whose commands the broadcaster hands to every target.
   // Once its `end` has gone out it waits for acknowledgements in the
   // broadcaster, and the next request is sent meanwhile, its commands
-  // queueing in the agents behind the first one's `end`; up to `inFlight`
-  // requests wait at once, and they complete in order.
+  // queueing in the agents behind the first one's `end`. A request completes
+  // when its targets have acknowledged and its channel's older requests have
+  // completed, so one channel's slow target holds up no other channel's
+  // requests. The engine holds up to `inFlight` requests; a channel that
+  // holds one may take another only while two places are free, so a channel
+  // holding none always finds one as soon as a request of another completes.
   val arb = Module(new RRArbiter(p.request, n))
-  arb.io.in <> io.requests
+  private val countBits = log2Ceil(p.inFlight + 1)
+  val held = RegInit(VecInit(Seq.fill(n)(0.U(countBits.W))))
+  val total = RegInit(0.U(countBits.W))
+  arb.io.in.zip(io.requests).zipWithIndex.foreach { case ((in, r), c) =>
+    val admit = total < p.inFlight.U && (held(c) === 0.U || total < (p.inFlight - 1).U)
+    in.valid := r.valid && admit
+    in.bits := r.bits
+    r.ready := in.ready && admit
+  }
 
   // Two stages: the request whose list is being read (R), and the request
   // being sent (S). A request enters R when the reader is free (a
@@ -126,7 +137,7 @@ class UnitEngine(p: UnitEngineParams) extends Module {
 
   val reader = Module(new ListReader(p.reader))
   val expander = Module(new EntryExpander(EntryExpanderParams(prm.countBits, prm.pageCountBits)))
-  val broadcaster = Module(new Broadcaster(BroadcasterParams(n, prm.agentQueue, p.inFlight)))
+  val broadcaster = Module(new Broadcaster(BroadcasterParams(n, prm.agentQueue, p.inFlight, p.chanBits)))
 
   val ended = expander.io.cmd.fire() && expander.io.cmd.bits.end
   val sFree = !sending || ended
@@ -227,6 +238,7 @@ class UnitEngine(p: UnitEngineParams) extends Module {
 
     broadcaster.io.start := start
     broadcaster.io.targets := req.targets
+    broadcaster.io.chan := chan
     broadcaster.io.seq := seq - 1.U
     broadcaster.io.timeout := io.timeout
     broadcaster.io.cmd <> expander.io.cmd
@@ -235,35 +247,36 @@ class UnitEngine(p: UnitEngineParams) extends Module {
     io.sent.bits := seq - 1.U
   }
 
-  /** The waiting requests' completion, in order, and what the unit is told. */
+  /** The waiting requests' completion, and what the unit is told. */
   private def report(): Unit = {
-    val waiting = Module(new Queue(new UnitWaiting(p), p.inFlight))
-    waiting.io.enq.valid := ended
-    waiting.io.enq.bits.chan := chan
-    waiting.io.enq.bits.errCode := expander.io.errCode
-    waiting.io.enq.bits.fallback := expander.io.fallback
-    assert(!ended || waiting.io.enq.ready, "shootdown unit: more requests waiting than the broadcaster holds")
+    val info = Reg(Vec(p.inFlight, new UnitWaiting(p)))
+    when (ended) {
+      info(broadcaster.io.alloc).errCode := expander.io.errCode
+      info(broadcaster.io.alloc).fallback := expander.io.fallback
+    }
+    val done = broadcaster.io.complete
+    val doneInfo = info(broadcaster.io.completeSlot)
+    val gaveUpOn = done.bits.failed
 
-    val complete = broadcaster.io.complete
-    val oldest = broadcaster.io.oldest.bits
-    val head = waiting.io.deq.bits
-    waiting.io.deq.ready := complete
-    val gaveUpOn = oldest.failed
+    // What the engine holds, per channel and in all.
+    val taken = arb.io.out.fire()
+    held.zipWithIndex.foreach { case (h, c) =>
+      h := h + (taken && arb.io.chosen === c.U) - (done.valid && done.bits.chan === c.U)
+    }
+    total := total + taken - done.valid
 
     io.started.valid := start
     io.started.bits := newChan
     io.sending.valid := sending
     io.sending.bits := chan
-    io.oldest.valid := broadcaster.io.oldest.valid && waiting.io.deq.valid
-    io.oldest.bits.chan := head.chan
-    io.oldest.bits.acked := oldest.acked
-    io.complete.valid := complete
-    io.complete.bits.chan := head.chan
-    io.complete.bits.errCode := Mux(gaveUpOn =/= 0.U, ShootdownMap.Err.timeout.value.U, head.errCode)
-    io.complete.bits.listCode := head.errCode
+    io.chanAcked.zip(broadcaster.io.chanAcked).foreach { case (o, b) => o := b }
+    io.complete.valid := done.valid
+    io.complete.bits.chan := done.bits.chan
+    io.complete.bits.errCode := Mux(gaveUpOn =/= 0.U, ShootdownMap.Err.timeout.value.U, doneInfo.errCode)
+    io.complete.bits.listCode := doneInfo.errCode
     io.complete.bits.failed := gaveUpOn
-    io.complete.bits.fallback := head.fallback
-    io.complete.bits.seq := oldest.seq
+    io.complete.bits.fallback := doneInfo.fallback
+    io.complete.bits.seq := done.bits.seq
     io.entryDone := expander.io.entryDone
     io.pageSent := expander.io.cmd.fire() && !expander.io.cmd.bits.end
     io.gaveUp := broadcaster.io.gaveUp

@@ -25,7 +25,7 @@
 #define TLBSD_CTR_PAGES                    0x20    /* R: page flushes sent to the agents (one per page, whatever the number of targets) */
 #define TLBSD_CTR_FALLBACKS                0x28    /* R: requests run as a full flush because of CEILING */
 #define TLBSD_CTR_ERRORS                   0x30    /* R: requests refused at submission or completed with an error */
-#define TLBSD_TIMEOUT                      0x38    /* RW: cycles a request waits for a target to take a command or acknowledge, then it gives up on that target (FAILED, ERR_TIMEOUT) and goes on without it; and cycles the list reader waits for an answer, then it gives the list up (ERR_LIST_TIMEOUT); 0 waits for ever; reset: the build's value */
+#define TLBSD_TIMEOUT                      0x38    /* RW: cycles a request waits for a target to take a command or acknowledge, then it gives up on that target (FAILED, ERR_TIMEOUT) and goes on without it; cycles a target given up on must then be idle before requests name it again; and cycles the list reader waits for an answer, then it gives the list up (ERR_LIST_TIMEOUT); 0 waits for ever; reset: the build's value */
 #define TLBSD_CTR_TIMEOUTS                 0x40    /* R: targets given up on or left out as dead (one per target and request) */
 #define TLBSD_CTR_FOREIGN                  0x48    /* R: channel writes and submits refused because another hart made them */
 #define TLBSD_AGENT_CYCLES                 0x100   /* R: one register per hart, 8 bytes apart: cycles that hart's flush agent spent busy (flushing or draining) */
@@ -76,7 +76,7 @@
 #define TLBSD_ERR_BAD_RANGE                4       /* the list does not lie entirely inside DRAM */
 #define TLBSD_ERR_BAD_ENTRY                5       /* an entry uses a reserved encoding: the request ran as a full flush (SUBMIT_ONE: nothing was submitted) */
 #define TLBSD_ERR_BUS                      6       /* reading the list returned a bus error; the request ran as a full flush */
-#define TLBSD_ERR_TIMEOUT                  7       /* targets (FAILED) did not take a command or acknowledge within TIMEOUT cycles, or were left out at once because an earlier request gave up on them and their agents have not been idle since; the request completed for the others */
+#define TLBSD_ERR_TIMEOUT                  7       /* targets (FAILED) did not take a command or acknowledge within TIMEOUT cycles, or were left out at once because an earlier request gave up on them and their agents have not been idle for TIMEOUT cycles since; the request completed for the others */
 #define TLBSD_ERR_DENIED                   8       /* TARGETS names a hart outside the channel's ALLOWED mask, or the list leaves its LIST_BASE..LIST_LIMIT window */
 #define TLBSD_ERR_FOREIGN                  9       /* another hart read this channel's SUBMIT or SUBMIT_ONE (not recorded in ERROR) */
 #define TLBSD_ERR_NARROW                   10      /* SUBMIT or SUBMIT_ONE was read with fewer than its 64 bits (a 32-bit read gets its half of the answer): nothing was submitted (not recorded in ERROR) */
