@@ -703,6 +703,14 @@ async def long_lists(dut):
 QUIET = dict(bad=0, reg_d_ready=1, mem_a_ready=1, mem_d_valid=1, mem_latency=5, agent_ready=1, ack_delay=5)
 
 
+async def open_with_timeout(dut, timeout):
+    """A quiet world, every channel open, TIMEOUT set."""
+    world = await start(dut, QUIET)
+    await open_channels(world)
+    await reg_write(world, UNIT_BASE + ref.G_TIMEOUT, timeout)
+    return world
+
+
 async def inline_request(world, c, targets, entry=ref.Entry(0, 0, 1, 0x1000, 1)):
     await ch_write(world, c, ref.CH_TARGETS, targets)
     await ch_write(world, c, ref.CH_ENTRY, entry.encode())
@@ -731,10 +739,8 @@ async def targets_that_never_answer(dut):
     acknowledgement that comes after its request gave up counts for no
     later request. FAILED and ERRORS keep what they were given until
     cleared."""
-    world = await start(dut, QUIET)
-    await open_channels(world)
     timeout = 300
-    await reg_write(world, UNIT_BASE + ref.G_TIMEOUT, timeout)
+    world = await open_with_timeout(dut, timeout)
     # Hart 2's agent takes nothing (its queue is full, so it is busy).
     world.take_blocked.add(2)
     t = await inline_request(world, 0, 0b0110)
@@ -830,10 +836,8 @@ async def a_slow_target_holds_up_no_other_channel(dut):
     3's own watchdog gives up on it TIMEOUT cycles after it stopped moving,
     however busy the others keep the unit (one watchdog for all was reset
     by any target's progress)."""
-    world = await start(dut, QUIET)
-    await open_channels(world)
     timeout = 4000
-    await reg_write(world, UNIT_BASE + ref.G_TIMEOUT, timeout)
+    world = await open_with_timeout(dut, timeout)
     world.ack_held.add(3)
     slow = await inline_request(world, 3, 0b1000)
     behind = await inline_request(world, 3, 0b0001)
@@ -890,10 +894,8 @@ async def a_timeout_does_not_hide_the_lists_error(dut):
     held a reserved entry ends with ERR_TIMEOUT in ERROR (what software must
     act on first), and ERRORS records both codes (the timeout hid the
     list's there until 2026-12-07)."""
-    world = await start(dut, QUIET)
-    await open_channels(world)
     timeout = 300
-    await reg_write(world, UNIT_BASE + ref.G_TIMEOUT, timeout)
+    world = await open_with_timeout(dut, timeout)
     world.take_blocked.add(2)
     addr = MEM_BASE + 0x30_0000
     for i, e in enumerate([ref.Entry(0, 0, 1, 0x40 << 12, 5), ref.Entry(0, 3, 1, 0x41 << 12, 5)]):
@@ -914,10 +916,8 @@ async def list_reads_that_never_answer(dut):
     sources left; once every source is lost a list request times out
     waiting for one; when the answers finally come they are dropped and the
     sources serve again."""
-    world = await start(dut, QUIET)
-    await open_channels(world)
     timeout = 300
-    await reg_write(world, UNIT_BASE + ref.G_TIMEOUT, timeout)
+    world = await open_with_timeout(dut, timeout)
     world.hung = True
     entries = [ref.Entry(0, 0, 1, (0x40 + i) << 12, 5) for i in range(4)]
     good = MEM_BASE + 0x30_0000
@@ -999,9 +999,7 @@ async def a_refusal_as_a_request_fails_keeps_both_errors(dut):
     its bit as well as the completion's. The bench times the refusal from
     the last attempt's completion (the interrupt line rises the cycle after)
     until the two meet, and asserts that they did."""
-    world = await start(dut, QUIET)
-    await open_channels(world)
-    await reg_write(world, UNIT_BASE + ref.G_TIMEOUT, 100)
+    world = await open_with_timeout(dut, 100)
     world.take_blocked.add(2)   # hart 2 takes nothing: each request naming it ends in ERR_TIMEOUT
     both = 1 << ref.ERR_TIMEOUT | 1 << ref.ERR_BAD_COUNT
     await ch_write(world, 0, ref.CH_IRQ_ENABLE, 1)

@@ -138,7 +138,15 @@ def test_channel_limits_follow_opensbi_domains():
     visits domain C and comes back. SYNC must report the timeout and hart
     2's next load must see the page the request moved. Before the firmware
     flushed the given-up targets by IPI and kept the errors when a hart
-    left a domain, SYNC returned 0 and hart 2 loaded 0xa, the old page."""
+    left a domain, SYNC returned 0 and hart 2 loaded 0xa, the old page.
+
+    Issue 55, item 9, between the two: hart 2 keeps a store to the delay
+    RAM in flight (each lands 5,000 cycles after it was made) and hart 3
+    posts one-entry requests naming it, each waiting for that drain, while
+    hart 0 of domain A times 1,000 one-entry requests of its own to hart 1:
+    their 99th percentile must stay under 1,000 cycles. Before the unit
+    completed requests in order per channel (all in one order), A's waited
+    behind B's."""
     r = run_sim(4, firmware("mutant-domain-switch", "sbi_domains", layout="domains") / "fw_payload.elf",
                 "+max-cycles=60000000", timeout=900)
     checks = re.findall(r"^(PASS|FAIL) ([AB]): (.+): (-?\d+) \(want (-?\d+)\)$", r.stdout, re.M)
@@ -153,6 +161,10 @@ def test_channel_limits_follow_opensbi_domains():
     # firmware's flush of the given-up target went by IPI: the held hart 2
     # took one more than hart 3, which was started by IPI as it was.
     assert any(what == "sync after the visit" for _, _, what, _, _ in checks), describe(r)
+    # The isolation phase timed all of A's requests while B's stalled ones ran.
+    iso = re.search(r"^isolation: A's SUBMIT_ONE to hart 1, (\d+) requests .* B's (\d+) requests to a hart",
+                    r.stdout, re.M)
+    assert iso and int(iso[1]) == 1000 and int(iso[2]) >= 5, describe(r)
     msip = msip_per_hart(r)
     assert msip[2] > msip[3], (msip, describe(r))
     # The scoreboard saw the requests the domains let through, and B's
